@@ -1,0 +1,130 @@
+// Crawl benchmark: pages/s and peak RSS crawling the generated 222-page loopback site (test/crawl-site.ts) with
+// PER_DOMAIN_INTERVAL=0 and no Crawl-delay, beside the same pages read one by one (engine.readPage, what a client
+// calling read_url per page gets) and extraction alone (the worker pool on the HTML), so the crawler's own cost —
+// link extraction, normalisation, scope, robots, the budget's token counts — is visible.
+//
+//   npm run bench:crawl                 3 runs per mode
+//   npm run bench:crawl -- --runs 5
+//
+// Each mode runs in its own child process (its own peak RSS, a cold engine and cache). All three use the same
+// concurrency (MAX_CONCURRENT, default 3) and the same extraction pool.
+import { Buffer } from 'node:buffer';
+import { spawnSync } from 'node:child_process';
+import console from 'node:console';
+import { availableParallelism } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '3' }, child: { type: 'string' }, run: { type: 'string' } },
+});
+const RUNS = Number(args.runs);
+const CACHE = '../node_modules/.cache/web-reader-bench-crawl';
+
+async function inParallel(items, limit, task) {
+  let next = 0;
+  const workers = Array.from({ length: limit }, async () => {
+    while (next < items.length) await task(items[next++]);
+  });
+  await Promise.all(workers);
+}
+
+async function child(mode) {
+  const { startFixtureServer } = await import(`${CACHE}/fixture-server.js`);
+  const { addCrawlSite, PAGE_COUNT } = await import(`${CACHE}/crawl-site.js`);
+  const { resolveConfig } = await import('../dist/config.js');
+  const { createEngine } = await import('../dist/engine.js');
+  const { runCrawl } = await import('../dist/tools/crawl-tool.js');
+  const server = await startFixtureServer();
+  addCrawlSite(server, {});
+  const config = resolveConfig({
+    ALLOW_PRIVATE_HOSTS: server.hostPort,
+    PER_DOMAIN_INTERVAL: '0',
+    MAX_OUTPUT_TOKENS: '0',
+    EXTRACT_TIMEOUT: '30000',
+  });
+  const engine = createEngine(config);
+  // The pages the crawl reads: the generated ones, the slow page excluded from all modes (its 300 ms sleep is
+  // the server's, not ours), and the sitemap orphan.
+  const urls = [...Array.from({ length: PAGE_COUNT }, (_, i) => server.url(`/p/${i}`)), server.url('/p/orphan')];
+  let pages = 0;
+  let ms = 0;
+  if (mode === 'extract') {
+    const html = new Map();
+    await inParallel(urls, config.maxConcurrent, async (url) => {
+      const { page } = await engine.loadPage(url);
+      html.set(url, Buffer.from(page.body).toString('utf8'));
+    });
+    await engine.extractArticle(html.get(urls[0]), urls[0]); // start the workers outside the timer
+    const start = performance.now();
+    await inParallel(urls, config.maxConcurrent, async (url) => {
+      await engine.extractArticle(html.get(url), url);
+      pages++;
+    });
+    ms = performance.now() - start;
+  } else if (mode === 'read') {
+    await engine.extractArticle('<p>warm</p>', urls[0]);
+    const start = performance.now();
+    await inParallel(urls, config.maxConcurrent, async (url) => {
+      await engine.readPage(url);
+      pages++;
+    });
+    ms = performance.now() - start;
+  } else {
+    await engine.extractArticle('<p>warm</p>', urls[0]);
+    const start = performance.now();
+    const { result } = await runCrawl(engine, {
+      url: server.url('/p/0'),
+      max_tokens: 10_000_000,
+      max_pages: 10000,
+      max_depth: 100,
+      patterns: [],
+      exclude_patterns: ['/slow-page'],
+    });
+    ms = performance.now() - start;
+    pages = result.pages.length;
+  }
+  await engine.close();
+  await server.close();
+  const rssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(JSON.stringify({ mode, pages, ms, rssMb }));
+}
+
+function main() {
+  const script = fileURLToPath(import.meta.url);
+  const results = {};
+  for (const mode of ['extract', 'read', 'crawl']) {
+    results[mode] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const out = spawnSync(process.execPath, [script, '--child', mode], { encoding: 'utf8' });
+      if (out.status !== 0) throw new Error(`${mode} failed: ${out.stderr}`);
+      results[mode].push(JSON.parse(out.stdout));
+    }
+  }
+  console.log(
+    `crawl benchmark: 222 pages, ${RUNS} runs per mode, ${availableParallelism()} CPUs, Node ${process.version}\n`,
+  );
+  console.log('| mode | pages | best ms | median ms | pages/s (best) | ms/page (best) | peak RSS |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const best = {};
+  for (const [mode, runs] of Object.entries(results)) {
+    const times = runs.map((r) => r.ms).sort((a, b) => a - b);
+    best[mode] = times[0] / runs[0].pages;
+    const rss = Math.max(...runs.map((r) => r.rssMb));
+    console.log(
+      `| ${mode} | ${runs[0].pages} | ${times[0].toFixed(0)} | ${times[Math.floor(times.length / 2)].toFixed(0)} | ` +
+        `${((runs[0].pages / times[0]) * 1000).toFixed(0)} | ${best[mode].toFixed(2)} | ${rss.toFixed(0)} MB |`,
+    );
+  }
+  const overRead = ((best.crawl - best.read) / best.read) * 100;
+  const overExtract = ((best.crawl - best.read) / best.extract) * 100;
+  console.log(
+    `\ncrawler overhead per page: ${(best.crawl - best.read).toFixed(2)} ms = ${overRead.toFixed(1)} % of a ` +
+      `single-page read, ${overExtract.toFixed(1)} % of extraction time`,
+  );
+}
+
+if (args.child) await child(args.child);
+else main();

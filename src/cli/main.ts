@@ -1,0 +1,241 @@
+#!/usr/bin/env node
+// The command line: argv → Config → the same engine and tools as every other front door → stdout.
+// With no command it is the MCP server on stdio, which is what MCP clients launch.
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { resolveConfig, type Config, type ConfigFlags } from '../config.js';
+import { createEngine } from '../engine.js';
+import { errorMessage, InvalidArgumentError } from '../errors.js';
+import { runCrawlCommand } from './crawl-command.js';
+import { findTool, selectTools, type AnyTool } from '../tools/registry.js';
+import { runTool } from '../tools/run-tool.js';
+import type { ToolOutput } from '../tools/types.js';
+import { serveHttp } from '../transports/http.js';
+import { serveStdio } from '../transports/stdio.js';
+import { VERSION } from '../version.js';
+
+/** Exit codes, one table: scripts tell success from each kind of failure. */
+export const EXIT = {
+  OK: 0,
+  FAILED: 1, // the page could not be read: network, HTTP status, security refusal, timeout
+  USAGE: 2, // a wrong command, flag or argument
+  NOTHING_TO_READ: 3, // fetched, but empty or a JavaScript shell
+  INTERRUPTED: 130, // Ctrl-C (SIGINT): a crawl stopped, what was read is printed or saved
+} as const;
+
+const HELP = `web-reader ${VERSION} — gives AI agents the web
+
+Usage:
+  web-reader                       MCP server on stdio (what MCP clients launch)
+  web-reader serve [--tools LIST]  the same, choosing the tools
+  web-reader serve --http          MCP at /mcp and the JSON tools API at /tools over HTTP
+      --host HOST                  address to bind (WEB_READER_HOST, default 127.0.0.1)
+      --port N                     port (WEB_READER_PORT, default 3000)
+      --token T                    require Authorization: Bearer T (WEB_READER_TOKEN)
+  web-reader read <url>            print the page's main content as Markdown
+      --raw                        the raw body instead of extracted Markdown
+      --max-length N               at most N characters (0 = no limit)
+      --start-index N              continue from character N
+      --json                       a machine-readable result
+  web-reader links <url>           the page's same-site links, most frequent first
+      --max-links N                at most N links (default 100)
+      --no-titles                  URLs only, without anchor text
+  web-reader scrape <url>          structured JSON: text with [n] link markers, references, metadata, outline
+      --include-html               add the raw HTML
+      --include-chunks             add word chunks (--chunk-size N words, 100–10000, default 1000)
+  web-reader crawl <url>           breadth-first from the URL within a token budget; a summary at the end
+      --max-tokens N               token budget for all pages (DEFAULT_MAX_TOKENS, 100000)
+      --max-pages N                at most N pages (default 100)
+      --out DIR                    one .md file per page and index.md in DIR; the summary on stdout
+                                   (a progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read)
+  web-reader --help | --version
+
+Options for every command:
+  --tools LIST                 tools and presets: default (fetch, links, crawl), url-reader, all, or names
+  --user-agent UA              User-Agent header (USER_AGENT)
+  --timeout MS                 whole-request deadline in ms (FETCH_TIMEOUT)
+  --max-response-size BYTES    decoded body limit (MAX_RESPONSE_SIZE)
+  --max-output-tokens N        cap on one result, 0 = none (MAX_OUTPUT_TOKENS)
+  --allow-private-hosts LIST   exact host:port pairs that may be private (ALLOW_PRIVATE_HOSTS)
+
+Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
+MAX_CONCURRENT, PER_DOMAIN_INTERVAL, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS, RESPECT_ROBOTS,
+WEB_READER_TOOLS, MAX_OUTPUT_TOKENS, EXTRACT_TIMEOUT, HTTPS_PROXY, HTTP_PROXY, NO_PROXY; for serve --http also
+WEB_READER_HOST, WEB_READER_PORT, WEB_READER_TOKEN, WEB_READER_ALLOWED_ORIGINS, WEB_READER_ALLOWED_HOSTS,
+WEB_READER_MAX_SESSIONS, WEB_READER_SESSION_IDLE, WEB_READER_MAX_BODY_SIZE.
+
+Exit codes: 0 success, 1 the page could not be read, 2 usage error, 3 nothing to read (empty or needs JavaScript),
+130 a crawl stopped by Ctrl-C.
+`;
+
+const OPTIONS = {
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean', short: 'v' },
+  json: { type: 'boolean' },
+  raw: { type: 'boolean' },
+  'max-length': { type: 'string' },
+  'start-index': { type: 'string' },
+  'max-links': { type: 'string' },
+  'no-titles': { type: 'boolean' },
+  'include-html': { type: 'boolean' },
+  'include-chunks': { type: 'boolean' },
+  'chunk-size': { type: 'string' },
+  'max-tokens': { type: 'string' },
+  'max-pages': { type: 'string' },
+  out: { type: 'string' },
+  tools: { type: 'string' },
+  'user-agent': { type: 'string' },
+  timeout: { type: 'string' },
+  'max-response-size': { type: 'string' },
+  'max-output-tokens': { type: 'string' },
+  'allow-private-hosts': { type: 'string' },
+  http: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  token: { type: 'string' },
+} as const satisfies ParseArgsConfig['options'];
+
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+function integerFlag(values: Values, name: keyof Values): number | undefined {
+  const raw = values[name];
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (typeof raw !== 'string' || !Number.isSafeInteger(value) || value < 0) {
+    throw new InvalidArgumentError(`--${name}`, `--${name} must be an integer ≥ 0, got '${String(raw)}'.`);
+  }
+  return value;
+}
+
+function configFlags(values: Values): ConfigFlags {
+  return {
+    tools: values.tools,
+    userAgent: values['user-agent'],
+    fetchTimeoutMs: integerFlag(values, 'timeout'),
+    maxResponseBytes: integerFlag(values, 'max-response-size'),
+    maxOutputTokens: integerFlag(values, 'max-output-tokens'),
+    allowPrivateHosts: values['allow-private-hosts']?.split(',').filter((host) => host.trim() !== ''),
+    httpHost: values.host,
+    httpPort: integerFlag(values, 'port'),
+    httpToken: values.token,
+  };
+}
+
+function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
+  return new Promise((resolve) => stream.write(text.endsWith('\n') ? text : `${text}\n`, () => resolve()));
+}
+
+function exitCodeOf(output: ToolOutput): number {
+  if (output.isError) {
+    const code = (output.structured.error as { code?: string } | undefined)?.code;
+    return code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.FAILED;
+  }
+  if (output.structured.status === 'empty' || output.structured.status === 'needs_js') return EXIT.NOTHING_TO_READ;
+  return EXIT.OK;
+}
+
+async function runOnce(config: Config, tool: AnyTool, args: Record<string, unknown>, json: boolean): Promise<number> {
+  const engine = createEngine(config);
+  try {
+    const output = await runTool(tool, args, { engine });
+    const result = output.data ?? { ...output.structured, text: output.text };
+    if (json) await write(process.stdout, JSON.stringify(result, null, 2));
+    else await write(output.isError ? process.stderr : process.stdout, output.text);
+    return exitCodeOf(output);
+  } finally {
+    await engine.close();
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (values.help) {
+    await write(process.stdout, HELP);
+    return EXIT.OK;
+  }
+  if (values.version) {
+    await write(process.stdout, VERSION);
+    return EXIT.OK;
+  }
+  const config = resolveConfig(process.env, configFlags(values));
+  const [command = 'serve', ...rest] = positionals;
+  switch (command) {
+    case 'serve': {
+      const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');
+      if (values.http) await serveHttp(config, createEngine(config), tools);
+      else await serveStdio(createEngine(config), tools);
+      return EXIT.OK;
+    }
+    case 'read': {
+      const [url, ...extra] = rest;
+      if (!url || extra.length > 0) throw new InvalidArgumentError('url', 'read takes exactly one URL.');
+      const args = {
+        url,
+        raw: values.raw ?? false,
+        max_length: integerFlag(values, 'max-length') ?? 0,
+        start_index: integerFlag(values, 'start-index') ?? 0,
+      };
+      return runOnce(config, findTool('fetch')!, args, values.json ?? false);
+    }
+    case 'links':
+    case 'scrape': {
+      const [url, ...extra] = rest;
+      if (!url || extra.length > 0) throw new InvalidArgumentError('url', `${command} takes exactly one URL.`);
+      if (command === 'links') {
+        const args = { url, max_links: integerFlag(values, 'max-links') ?? 100, titles: !values['no-titles'] };
+        return runOnce(config, findTool('links')!, args, values.json ?? false);
+      }
+      const args = {
+        url,
+        include_html: values['include-html'] ?? false,
+        include_chunks: values['include-chunks'] ?? false,
+        chunk_size: integerFlag(values, 'chunk-size') ?? 1000,
+      };
+      // The scraper's text is its JSON already: --json is implied.
+      return runOnce(config, findTool('web_scraper')!, args, true);
+    }
+    case 'crawl': {
+      const [url, ...extra] = rest;
+      if (!url || extra.length > 0) throw new InvalidArgumentError('url', 'crawl takes exactly one URL.');
+      // Pages go to a terminal or files, not to an agent's context: MAX_OUTPUT_TOKENS only with --max-output-tokens.
+      const crawlConfig = values['max-output-tokens'] === undefined ? { ...config, maxOutputTokens: 0 } : config;
+      const engine = createEngine(crawlConfig);
+      const controller = new AbortController();
+      // The first Ctrl-C stops the crawl and keeps what was read; a second one leaves at once.
+      const interrupt = () => {
+        if (controller.signal.aborted) process.exit(EXIT.INTERRUPTED);
+        controller.abort(new Error('Interrupted'));
+      };
+      process.on('SIGINT', interrupt);
+      try {
+        const crawl = await runCrawlCommand(engine, {
+          url,
+          maxTokens: integerFlag(values, 'max-tokens'),
+          maxPages: integerFlag(values, 'max-pages'),
+          out: values.out,
+          json: values.json ?? false,
+          stdout: process.stdout,
+          stderr: process.stderr,
+          signal: controller.signal,
+        });
+        if (crawl.cancelled) return EXIT.INTERRUPTED;
+        return crawl.pagesRead === 0 ? EXIT.FAILED : EXIT.OK;
+      } finally {
+        process.off('SIGINT', interrupt);
+        await engine.close();
+      }
+    }
+    default:
+      throw new InvalidArgumentError('command', `Unknown command '${command}'. Run web-reader --help.`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  async (error: unknown) => {
+    // Usage errors (bad flags, bad configuration) end here; tool failures were already reported by runOnce.
+    const usage =
+      error instanceof InvalidArgumentError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+    await write(process.stderr, `web-reader: ${errorMessage(error)}`);
+    process.exit(usage ? EXIT.USAGE : EXIT.FAILED);
+  },
+);

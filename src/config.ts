@@ -1,0 +1,126 @@
+// The one typed configuration object (SPEC "Configuration"). It is the only module that reads environment
+// variables, and it does so once: everything below receives a Config. Flags win over the environment; a bad
+// value is a start-up error naming the variable.
+import { InvalidArgumentError } from './errors.js';
+import { VERSION } from './version.js';
+
+export type RobotsPolicy = 'always' | 'crawl' | 'never';
+
+export interface Config {
+  readonly userAgent: string; // USER_AGENT
+  readonly defaultMaxLength: number; // DEFAULT_MAX_LENGTH, characters (read_url)
+  readonly defaultMaxTokens: number; // DEFAULT_MAX_TOKENS, crawl budget
+  readonly fetchTimeoutMs: number; // FETCH_TIMEOUT, one deadline over connect + headers + body
+  readonly cacheTtlSeconds: number; // CACHE_TTL
+  readonly maxConcurrent: number; // MAX_CONCURRENT
+  readonly perDomainIntervalMs: number; // PER_DOMAIN_INTERVAL
+  readonly maxResponseBytes: number; // MAX_RESPONSE_SIZE, counted after decompression
+  readonly maxRedirects: number; // MAX_REDIRECTS
+  readonly allowPrivateHosts: ReadonlySet<string>; // ALLOW_PRIVATE_HOSTS, exact lower-case "host:port"
+  readonly respectRobots: RobotsPolicy; // RESPECT_ROBOTS
+  readonly tools: string; // WEB_READER_TOOLS, names and presets, resolved by the tool registry
+  readonly maxOutputTokens: number; // MAX_OUTPUT_TOKENS, 0 = no cap
+  readonly extractTimeoutMs: number; // EXTRACT_TIMEOUT, per-page limit on extraction work
+  readonly httpProxy: string | undefined; // HTTP_PROXY / http_proxy
+  readonly httpsProxy: string | undefined; // HTTPS_PROXY / https_proxy
+  readonly noProxy: string | undefined; // NO_PROXY / no_proxy
+  // `serve --http` (src/transports/http.ts)
+  readonly httpHost: string; // WEB_READER_HOST, --host
+  readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
+  readonly httpToken: string | undefined; // WEB_READER_TOKEN, --token: bearer token on every route but /healthz
+  readonly httpAllowedOrigins: readonly string[]; // WEB_READER_ALLOWED_ORIGINS, browser origins besides same-origin
+  readonly httpAllowedHosts: readonly string[]; // WEB_READER_ALLOWED_HOSTS, Host names besides loopback and the bind address
+  readonly httpMaxSessions: number; // WEB_READER_MAX_SESSIONS, concurrent MCP sessions
+  readonly httpSessionIdleSeconds: number; // WEB_READER_SESSION_IDLE, an MCP session with no open request expires
+  readonly httpMaxBodyBytes: number; // WEB_READER_MAX_BODY_SIZE, request body limit (413)
+}
+
+/** The product's honest name, used when a bot wall refuses the browser-like default. */
+export const PRODUCT_USER_AGENT = `web-reader/${VERSION}`;
+
+// A current Firefox release string: many sites serve degraded or challenge pages to unknown agents.
+export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0';
+
+export type ConfigFlags = Partial<Omit<Config, 'allowPrivateHosts'>> & { allowPrivateHosts?: Iterable<string> };
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new InvalidArgumentError(name, `${name} must be an integer ≥ ${min}, got '${raw}'.`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new InvalidArgumentError(name, `${name} must be one of ${allowed.join(', ')}, got '${env[name]}'.`);
+  }
+  return raw as T;
+}
+
+function commaList(raw: string | undefined): string[] {
+  return (raw ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}
+
+/** Parses "host:port,host:port"; an entry without a port would exempt every port, so it is refused. */
+export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE_HOSTS'): Set<string> {
+  const hosts = new Set<string>();
+  for (const entry of (raw ?? '').split(',')) {
+    const item = entry.trim().toLowerCase();
+    if (item === '') continue;
+    const match = /^(\[[0-9a-f:.]+\]|[^:\s[\]]+):(\d{1,5})$/.exec(item);
+    if (!match || Number(match[2]) > 65535) {
+      throw new InvalidArgumentError(name, `${name} entries must be exact host:port pairs, got '${entry.trim()}'.`);
+    }
+    hosts.add(item);
+  }
+  return hosts;
+}
+
+export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
+  const fromEnv: Config = {
+    userAgent: env.USER_AGENT?.trim() || DEFAULT_USER_AGENT,
+    defaultMaxLength: integer(env, 'DEFAULT_MAX_LENGTH', 50000, 0),
+    defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 100000, 1),
+    fetchTimeoutMs: integer(env, 'FETCH_TIMEOUT', 10000, 1),
+    cacheTtlSeconds: integer(env, 'CACHE_TTL', 3600, 0),
+    maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
+    perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
+    maxResponseBytes: integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1),
+    maxRedirects: integer(env, 'MAX_REDIRECTS', 5, 0),
+    allowPrivateHosts: parseHostPortList(env.ALLOW_PRIVATE_HOSTS),
+    respectRobots: oneOf(env, 'RESPECT_ROBOTS', 'crawl', ['always', 'crawl', 'never'] as const),
+    tools: env.WEB_READER_TOOLS?.trim() || 'default',
+    maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, 0),
+    extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT', 5000, 1),
+    httpProxy: env.HTTP_PROXY || env.http_proxy || undefined,
+    httpsProxy: env.HTTPS_PROXY || env.https_proxy || undefined,
+    noProxy: env.NO_PROXY || env.no_proxy || undefined,
+    httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
+    httpPort: integer(env, 'WEB_READER_PORT', 3000, 0),
+    httpToken: env.WEB_READER_TOKEN?.trim() || undefined,
+    httpAllowedOrigins: commaList(env.WEB_READER_ALLOWED_ORIGINS),
+    httpAllowedHosts: commaList(env.WEB_READER_ALLOWED_HOSTS),
+    httpMaxSessions: integer(env, 'WEB_READER_MAX_SESSIONS', 100, 1),
+    httpSessionIdleSeconds: integer(env, 'WEB_READER_SESSION_IDLE', 1800, 1),
+    httpMaxBodyBytes: integer(env, 'WEB_READER_MAX_BODY_SIZE', 1048576, 1),
+  };
+  const { allowPrivateHosts, ...rest } = flags;
+  const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  return {
+    ...fromEnv,
+    ...defined,
+    allowPrivateHosts: allowPrivateHosts
+      ? new Set([...allowPrivateHosts].map((host) => host.toLowerCase()))
+      : fromEnv.allowPrivateHosts,
+  };
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { HttpStatusError } from '../errors.js';
+import { ALLOW_ALL, parseRobots } from '../fetch/robots.js';
+import { countTokens } from '../tokens.js';
+import { crawlSite, type CrawlIO, type CrawlOptions } from './bfs.js';
+
+interface FakePage {
+  readonly links?: string[];
+  readonly content?: string;
+  readonly canonical?: string;
+  readonly redirectTo?: string;
+  readonly status?: number;
+}
+
+const ORIGIN = 'https://site.test';
+
+function fakeIO(site: Record<string, FakePage>, robots = ''): CrawlIO & { fetched: string[] } {
+  const fetched: string[] = [];
+  return {
+    fetched,
+    async readPage(url) {
+      fetched.push(url);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
+      const path = new URL(url).pathname + new URL(url).search;
+      const page = site[path];
+      if (!page || page.status)
+        throw new HttpStatusError(url, page?.status ?? 404, `HTTP ${page?.status ?? 404} for ${url}`);
+      const finalUrl = page.redirectTo ? ORIGIN + page.redirectTo : url;
+      return { finalUrl, title: path, content: page.content ?? `Content of ${path}.`, html: path };
+    },
+    async extractLinks(html) {
+      const page = site[html]!;
+      return {
+        links: (page.links ?? []).map((link) => ({ url: new URL(link, ORIGIN).href })),
+        ...(page.canonical ? { canonicalUrl: ORIGIN + page.canonical } : {}),
+      };
+    },
+    loadRobots: async (url) => (robots ? parseRobots(`${new URL(url).origin}/robots.txt`, robots) : ALLOW_ALL),
+    loadSitemap: async () => ({ urls: [], sitemaps: [] }),
+  };
+}
+
+const options = (overrides: Partial<CrawlOptions> = {}): CrawlOptions => ({
+  url: `${ORIGIN}/`,
+  maxTokens: 100000,
+  maxPages: 100,
+  maxDepth: 10,
+  allowedDomains: ['site.test'],
+  patterns: [],
+  excludePatterns: [],
+  respectRobots: true,
+  concurrency: 3,
+  ...overrides,
+});
+
+const TREE: Record<string, FakePage> = {
+  '/': { links: ['/a', '/b', '/c', 'https://other.test/x'] },
+  '/a': { links: ['/a1', '/a2', '/', '/b?utm_source=x#frag'] },
+  '/b': { links: ['/b1', '/a'] },
+  '/c': { links: ['/c1'], status: 500 },
+  '/a1': { links: ['/deep'] },
+  '/a2': { canonical: '/b' },
+  '/b1': { redirectTo: '/a1' },
+  '/deep': {},
+};
+
+describe('crawlSite', () => {
+  it('reads breadth-first in the same order whatever the concurrency', async () => {
+    const orders = [];
+    for (const concurrency of [1, 3, 8]) {
+      const result = await crawlSite(options({ concurrency }), fakeIO(TREE));
+      orders.push(result.pages.map((page) => new URL(page.url).pathname));
+    }
+    expect(orders[0]).toEqual(['/', '/a', '/b', '/a1', '/deep']);
+    expect(orders[1]).toEqual(orders[0]);
+    expect(orders[2]).toEqual(orders[0]);
+  });
+
+  it('never fetches a normalised URL twice and lists errors, scope and duplicates', async () => {
+    const io = fakeIO(TREE);
+    const result = await crawlSite(options(), io);
+    expect(new Set(io.fetched).size).toBe(io.fetched.length);
+    expect(result.skipped.errors).toEqual([
+      { url: `${ORIGIN}/c`, code: 'HTTP_STATUS', message: `HTTP 500 for ${ORIGIN}/c` },
+    ]);
+    expect(result.skipped.scope).toEqual([
+      { url: 'https://other.test/x', reason: 'host other.test is not in allowed_domains' },
+    ]);
+    // /a2 declares /b canonical; /b1 redirects to /a1: both already read.
+    expect(result.skipped.duplicates.map((entry) => entry.url)).toEqual([`${ORIGIN}/a2`, `${ORIGIN}/b1`]);
+    expect(result.stopReason).toBe('frontier_empty');
+  });
+
+  it('lists robots.txt refusals without fetching them', async () => {
+    const io = fakeIO(TREE, 'User-agent: *\nDisallow: /a\n');
+    const result = await crawlSite(options(), io);
+    expect(io.fetched).not.toContain(`${ORIGIN}/a`);
+    expect(result.skipped.robots).toContainEqual({ url: `${ORIGIN}/a`, reason: 'disallowed by robots.txt' });
+  });
+
+  it('stops at max_depth and lists what was deeper', async () => {
+    const result = await crawlSite(options({ maxDepth: 1 }), fakeIO(TREE));
+    expect(result.pages.map((page) => new URL(page.url).pathname)).toEqual(['/', '/a', '/b']);
+    expect(result.skipped.scope).toContainEqual({ url: `${ORIGIN}/a1`, reason: 'deeper than max_depth 1' });
+  });
+
+  it('cuts the page that does not fit cleanly, within the exact budget', async () => {
+    const long = Array.from({ length: 200 }, (_, i) => `Sentence ${i} of a long page about budgets.`).join('\n\n');
+    const site = { '/': { links: ['/long', '/after'] }, '/long': { content: long }, '/after': {} };
+    const result = await crawlSite(options({ maxTokens: 600 }), fakeIO(site));
+    expect(result.pages.map((page) => page.isCut)).toEqual([false, true]);
+    const text = result.pages.map((page) => page.section).join('');
+    expect(countTokens(text)).toBeLessThanOrEqual(600);
+    expect(result.tokensUsed).toBe(result.pages.reduce((sum, page) => sum + page.tokens, 0));
+    expect(result.pages[1]!.section).toMatch(/budgets\.\n\n<error>Page cut at \d+ of \d+ characters/);
+    expect(result.skipped.budget).toEqual([{ url: `${ORIGIN}/after`, reason: 'max_tokens spent' }]);
+    expect(result.stopReason).toBe('max_tokens');
+  });
+
+  it('leaves out a page when too little of the budget is left, and lists it', async () => {
+    const site = { '/': { links: ['/next'] }, '/next': { content: 'word '.repeat(500) } };
+    const first = countTokens(`## [1] /\n\nURL: ${ORIGIN}/\n\nContent of /.\n\n`);
+    const result = await crawlSite(options({ maxTokens: first + 20 }), fakeIO(site));
+    expect(result.pages).toHaveLength(1);
+    expect(result.skipped.budget).toEqual([
+      { url: `${ORIGIN}/next`, reason: 'did not fit in the tokens left of max_tokens' },
+    ]);
+  });
+
+  it('starts no more pages than max_pages can use', async () => {
+    const io = fakeIO(TREE);
+    const result = await crawlSite(options({ maxPages: 2, concurrency: 8 }), io);
+    expect(result.pages).toHaveLength(2);
+    expect(io.fetched).toHaveLength(2);
+    expect(result.stopReason).toBe('max_pages');
+  });
+
+  it('returns what was read when cancelled, and fetches nothing after', async () => {
+    const controller = new AbortController();
+    const io = fakeIO(TREE);
+    const result = await crawlSite(
+      options({
+        signal: controller.signal,
+        concurrency: 1,
+        onProgress: (progress) => {
+          if (progress.pagesRead === 2) controller.abort();
+        },
+      }),
+      io,
+    );
+    expect(result.stopReason).toBe('cancelled');
+    expect(result.pages).toHaveLength(2);
+    expect(io.fetched.length).toBeLessThanOrEqual(3);
+  });
+
+  it('seeds the frontier from the sitemap, under the start directory, after the start page links', async () => {
+    const site = { '/docs/': { links: ['/docs/a'] }, '/docs/a': {}, '/docs/orphan': {}, '/blog/x': {} };
+    const io = fakeIO(site, `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/map.xml\n`);
+    const requested: string[] = [];
+    io.loadSitemap = async (url) => {
+      requested.push(url);
+      return { urls: [`${ORIGIN}/docs/orphan`, `${ORIGIN}/blog/x`, `${ORIGIN}/docs/a`], sitemaps: [] };
+    };
+    const result = await crawlSite(options({ url: `${ORIGIN}/docs/` }), io);
+    expect(requested).toEqual([`${ORIGIN}/map.xml`]);
+    expect(result.pages.map((page) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/orphan']);
+  });
+});

@@ -1,0 +1,365 @@
+// Breadth-first crawl within an exact token budget (seeds/url-reader-architecture.md "crawl", SPEC "Crawl budgets
+// that hold exactly"). Fetching, extraction, robots.txt and sitemaps come in through CrawlIO: this module never
+// touches the network, so tests drive it with plain functions.
+//
+// Order and concurrency: up to `concurrency` URLs from the head of the frontier are fetched at once (the shared
+// queue still enforces MAX_CONCURRENT and PER_DOMAIN_INTERVAL), but results are taken in frontier order, so the
+// pages, the budget and the links enqueued are exactly those of a one-at-a-time BFS. Pages are never started
+// beyond what max_pages could still use. Once the budget is spent, pages still in flight are dropped and listed.
+import { errorMessage, WebReaderError } from '../errors.js';
+import type { RobotsRules } from '../fetch/robots.js';
+import { fitSection } from './budget.js';
+import { normalizeUrl } from './normalize-url.js';
+import type { ParsedSitemap } from './sitemap.js';
+import { createScope } from './url-scope.js';
+
+export interface CrawlFetched {
+  /** The URL after redirects. */
+  readonly finalUrl: string;
+  readonly title: string | undefined;
+  /** What a model reads (Markdown). */
+  readonly content: string;
+  /** The HTML to take links from; absent for other content types. */
+  readonly html?: string;
+  /** Why the page has nothing to read (empty, needs JavaScript, binary), when so. */
+  readonly unreadable?: { readonly code: string; readonly message: string };
+}
+
+export interface CrawlIO {
+  /** Fetches and reads one page; throws the fetch's error (HTTP status, refused address, timeout, …). */
+  readPage(url: string, signal: AbortSignal): Promise<CrawlFetched>;
+  /** The same link extraction as the `links` tool, plus the page's rel=canonical. */
+  extractLinks(html: string, baseUrl: string): Promise<{ links: { url: string }[]; canonicalUrl?: string }>;
+  /** The robots.txt rules for the URL's origin; throws only for a refused address or cancellation. */
+  loadRobots(url: string, signal: AbortSignal): Promise<RobotsRules>;
+  /** A sitemap, or an empty one when there is none. */
+  loadSitemap(url: string, signal: AbortSignal): Promise<ParsedSitemap>;
+  readonly now?: () => number;
+  readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
+}
+
+export interface CrawlOptions {
+  readonly url: string;
+  readonly maxTokens: number;
+  readonly maxPages: number;
+  readonly maxDepth: number;
+  /** Host names; sub-domains are included. */
+  readonly allowedDomains: readonly string[];
+  readonly patterns: readonly string[];
+  readonly excludePatterns: readonly string[];
+  readonly respectRobots: boolean;
+  readonly concurrency: number;
+  readonly signal?: AbortSignal;
+  readonly onProgress?: (progress: CrawlProgress) => void;
+}
+
+export interface CrawlProgress {
+  /** URLs taken from the frontier and finished (read, failed or skipped): rises by one each time. */
+  readonly processed: number;
+  readonly pagesRead: number;
+  readonly tokensUsed: number;
+  readonly maxTokens: number;
+  readonly maxPages: number;
+  readonly frontierSize: number;
+}
+
+export interface CrawledPage {
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly title: string;
+  readonly depth: number;
+  /** The page's section in the Markdown, as counted. */
+  readonly section: string;
+  readonly tokens: number;
+  readonly content: string;
+  readonly isCut: boolean;
+}
+
+export interface SkippedUrl {
+  readonly url: string;
+  readonly reason: string;
+}
+
+export interface FailedUrl {
+  readonly url: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+export type StopReason = 'frontier_empty' | 'max_pages' | 'max_tokens' | 'cancelled';
+
+export interface CrawlResult {
+  readonly startUrl: string;
+  readonly pages: CrawledPage[];
+  readonly tokensUsed: number;
+  readonly maxTokens: number;
+  readonly maxPages: number;
+  readonly elapsedMs: number;
+  readonly stopReason: StopReason;
+  readonly skipped: {
+    readonly robots: SkippedUrl[];
+    readonly scope: SkippedUrl[];
+    readonly budget: SkippedUrl[];
+    readonly errors: FailedUrl[];
+    readonly duplicates: SkippedUrl[];
+  };
+}
+
+/** A Crawl-delay above this is treated as this: one robots.txt line must not hold a crawl for hours. */
+export const MAX_CRAWL_DELAY_SECONDS = 30;
+/** Sitemap files read per crawl (an index and its children) and URLs taken from them. */
+export const MAX_SITEMAP_FILES = 10;
+export const MAX_SITEMAP_URLS = 10000;
+
+interface Entry {
+  readonly url: string;
+  readonly depth: number;
+}
+
+type TaskResult =
+  | { kind: 'page'; entry: Entry; page: CrawlFetched; links: string[]; canonical: string | undefined }
+  | { kind: 'robots'; entry: Entry; reason: string }
+  | { kind: 'error'; entry: Entry; code: string; message: string };
+
+function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', stop);
+      resolve();
+    }, ms);
+    function stop(): void {
+      clearTimeout(timer);
+      reject(signal.reason);
+    }
+    signal.addEventListener('abort', stop, { once: true });
+  });
+}
+
+function failureOf(entry: Entry, error: unknown): TaskResult {
+  const code = error instanceof WebReaderError ? error.code : 'INTERNAL';
+  return { kind: 'error', entry, code, message: errorMessage(error) };
+}
+
+export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<CrawlResult> {
+  const now = io.now ?? Date.now;
+  const sleep = io.sleep ?? sleepFor;
+  const started = now();
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const startUrl = normalizeUrl(options.url);
+  if (!startUrl) throw new Error(`not an http(s) URL: ${options.url}`); // the tool validated it
+  const judge = createScope(options);
+
+  const pages: CrawledPage[] = [];
+  const skipped: CrawlResult['skipped'] = { robots: [], scope: [], budget: [], errors: [], duplicates: [] };
+  const frontier: Entry[] = [{ url: startUrl, depth: 0 }];
+  let head = 0;
+  // Every normalised URL enqueued, skipped or read: a URL enters the frontier at most once.
+  const seen = new Set<string>([startUrl]);
+  // Normalised URLs a read page stands for (its own, its final URL, its canonical) → the page's URL.
+  const readAs = new Map<string, string>();
+  const robotsByOrigin = new Map<string, Promise<RobotsRules>>();
+  const nextStartByOrigin = new Map<string, number>();
+  let tokensUsed = 0;
+  let processed = 0;
+  let stopReason: StopReason | undefined;
+
+  const robotsFor = (url: string): Promise<RobotsRules> => {
+    const origin = new URL(url).origin;
+    let rules = robotsByOrigin.get(origin);
+    if (!rules) {
+      rules = io.loadRobots(url, signal);
+      robotsByOrigin.set(origin, rules);
+    }
+    return rules;
+  };
+
+  // Crawl-delay: request starts to one origin are spaced by the delay; the slot is reserved before waiting, so
+  // pages fetched in parallel queue up one delay apart.
+  async function waitForTurn(url: string, delaySeconds: number): Promise<void> {
+    const origin = new URL(url).origin;
+    const delayMs = Math.min(delaySeconds, MAX_CRAWL_DELAY_SECONDS) * 1000;
+    const at = Math.max(now(), nextStartByOrigin.get(origin) ?? 0);
+    nextStartByOrigin.set(origin, at + delayMs);
+    if (at > now()) await sleep(at - now(), signal);
+  }
+
+  async function visit(entry: Entry): Promise<TaskResult> {
+    try {
+      signal.throwIfAborted();
+      if (options.respectRobots) {
+        const rules = await robotsFor(entry.url);
+        if (!rules.isAllowed(entry.url)) {
+          return { kind: 'robots', entry, reason: rules.disallowAllReason ?? 'disallowed by robots.txt' };
+        }
+        if (rules.crawlDelaySeconds) await waitForTurn(entry.url, rules.crawlDelaySeconds);
+      }
+      const page = await io.readPage(entry.url, signal);
+      if (page.unreadable) return { kind: 'error', entry, ...page.unreadable };
+      if (!page.html) return { kind: 'page', entry, page, links: [], canonical: undefined };
+      const found = await io.extractLinks(page.html, page.finalUrl);
+      return { kind: 'page', entry, page, links: found.links.map((link) => link.url), canonical: found.canonicalUrl };
+    } catch (error) {
+      if (signal.aborted) throw error;
+      return failureOf(entry, error);
+    }
+  }
+
+  // Sitemaps (robots.txt `Sitemap:` lines, else /sitemap.xml) are read while the start page is fetched; their
+  // URLs join the frontier at depth 1, after the start page's links. A sitemap lists the whole site, so only
+  // the URLs under the start URL's directory are taken (all of them when the crawl starts at the root).
+  async function readSitemaps(): Promise<string[]> {
+    if (options.maxDepth < 1 || options.maxPages < 2) return [];
+    let listed: readonly string[] = [];
+    if (options.respectRobots) {
+      try {
+        listed = (await robotsFor(startUrl!)).sitemaps;
+      } catch {
+        return []; // the start page reports why its origin cannot be reached
+      }
+    }
+    const section = new URL('./', startUrl).href;
+    const queue = listed.length > 0 ? [...listed] : [new URL('/sitemap.xml', startUrl).href];
+    const urls: string[] = [];
+    for (let files = 0; files < MAX_SITEMAP_FILES && queue.length > 0 && urls.length < MAX_SITEMAP_URLS; files++) {
+      const sitemapUrl = queue.shift()!;
+      try {
+        const sitemap = await io.loadSitemap(sitemapUrl, signal);
+        const inSection = sitemap.urls.filter((url) => normalizeUrl(url)?.startsWith(section));
+        urls.push(...inSection.slice(0, MAX_SITEMAP_URLS - urls.length));
+        queue.push(...sitemap.sitemaps);
+      } catch {
+        if (signal.aborted) return urls;
+        // A sitemap is a hint: one that cannot be read leaves the links to find the pages.
+      }
+    }
+    return urls;
+  }
+  const sitemapUrls = readSitemaps();
+  let sitemapsMerged = false;
+
+  function enqueue(url: string, depth: number): void {
+    const key = normalizeUrl(url);
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    const verdict = judge(key);
+    if (!verdict.inScope) skipped.scope.push({ url: key, reason: verdict.reason });
+    else if (depth > options.maxDepth)
+      skipped.scope.push({ url: key, reason: `deeper than max_depth ${options.maxDepth}` });
+    else frontier.push({ url: key, depth });
+  }
+
+  function report(): void {
+    processed++;
+    options.onProgress?.({
+      processed,
+      pagesRead: pages.length,
+      tokensUsed,
+      maxTokens: options.maxTokens,
+      maxPages: options.maxPages,
+      frontierSize: frontier.length - head,
+    });
+  }
+
+  async function commit(result: TaskResult): Promise<void> {
+    commitResult(result);
+    if (!sitemapsMerged && !stopReason) {
+      // After the start URL's own result, whatever it was (a start page that failed still has a sitemap), and
+      // after its links: the pages the site itself links first come first.
+      sitemapsMerged = true;
+      for (const url of await sitemapUrls) enqueue(url, 1);
+    }
+    report();
+  }
+
+  function commitResult(result: TaskResult): void {
+    const { entry } = result;
+    if (result.kind === 'robots') {
+      skipped.robots.push({ url: entry.url, reason: result.reason });
+      return;
+    }
+    if (result.kind === 'error') {
+      skipped.errors.push({ url: entry.url, code: result.code, message: result.message });
+      return;
+    }
+    const { page } = result;
+    const aliases = [entry.url, normalizeUrl(page.finalUrl), result.canonical && normalizeUrl(result.canonical)]
+      .filter((key): key is string => Boolean(key))
+      .filter((key, index, all) => all.indexOf(key) === index);
+    const original = aliases.map((key) => readAs.get(key)).find(Boolean);
+    aliases.forEach((key) => seen.add(key)); // a redirect target or canonical URL is not fetched again
+    if (original) {
+      skipped.duplicates.push({ url: entry.url, reason: `same page as ${original} (canonical or redirect)` });
+      return;
+    }
+    const fitted = fitSection(
+      { index: pages.length + 1, title: page.title ?? '', url: page.finalUrl, content: page.content },
+      options.maxTokens - tokensUsed,
+      options.maxTokens,
+    );
+    if (!fitted) {
+      skipped.budget.push({ url: entry.url, reason: 'did not fit in the tokens left of max_tokens' });
+      stopReason = 'max_tokens';
+      return;
+    }
+    aliases.forEach((key) => readAs.set(key, entry.url));
+    tokensUsed += fitted.tokens;
+    pages.push({
+      url: entry.url,
+      finalUrl: page.finalUrl,
+      title: page.title?.trim() || page.finalUrl,
+      depth: entry.depth,
+      section: fitted.text,
+      tokens: fitted.tokens,
+      content: page.content.trim().slice(0, fitted.shownLength),
+      isCut: fitted.isCut,
+    });
+    if (fitted.isCut) stopReason = 'max_tokens';
+    else if (pages.length >= options.maxPages) stopReason = 'max_pages';
+    if (!stopReason) for (const link of result.links) enqueue(link, entry.depth + 1);
+  }
+
+  const inFlight: Array<{ entry: Entry; result: Promise<TaskResult> }> = [];
+  try {
+    while (!stopReason) {
+      signal.throwIfAborted();
+      while (inFlight.length < options.concurrency && head < frontier.length) {
+        if (pages.length + inFlight.length >= options.maxPages) break;
+        const entry = frontier[head++]!;
+        const result = visit(entry);
+        // Rejections (cancellation) are collected below; this only keeps a not-yet-awaited one from being reported.
+        result.catch(() => undefined);
+        inFlight.push({ entry, result });
+      }
+      const next = inFlight.shift();
+      if (!next) {
+        stopReason = 'frontier_empty';
+        break;
+      }
+      await commit(await next.result);
+    }
+  } catch (error) {
+    if (!signal.aborted) throw error;
+    stopReason = 'cancelled';
+  }
+  if (options.signal?.aborted) stopReason = 'cancelled';
+  // Whatever is still in flight or waiting was not read because a limit was reached (or the caller cancelled).
+  controller.abort();
+  await Promise.allSettled(inFlight.map((task) => task.result));
+  if (stopReason !== 'cancelled') {
+    const reason = stopReason === 'max_pages' ? `max_pages (${options.maxPages}) reached` : 'max_tokens spent';
+    for (const { entry } of inFlight) skipped.budget.push({ url: entry.url, reason });
+    for (const entry of frontier.slice(head)) skipped.budget.push({ url: entry.url, reason });
+  }
+  return {
+    startUrl,
+    pages,
+    tokensUsed,
+    maxTokens: options.maxTokens,
+    maxPages: options.maxPages,
+    elapsedMs: now() - started,
+    stopReason: stopReason ?? 'frontier_empty',
+    skipped,
+  };
+}

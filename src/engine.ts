@@ -1,0 +1,316 @@
+// The engine every front door ends up in (MCP, HTTP API, CLI, library): URL → fetched snapshot (guard, cache,
+// network) → content kind → what a model reads. I/O comes in through EngineIO so tests and the library can
+// replace the network or the worker pool; the defaults are the real ones.
+import type { Config } from './config.js';
+import { PRODUCT_USER_AGENT } from './config.js';
+import { describeBinaryType, sniffContent, type ContentKind } from './content/sniff.js';
+import { renderNonHtml } from './content/render-non-html.js';
+import { detectEmptyOutcome } from './content/outcome.js';
+import { parseFeed, renderFeed } from './content/feed.js';
+import { findMarkdownTwin, markdownTwinNotice } from './content/markdown-twin.js';
+import { renderPdf } from './content/pdf.js';
+import { ExtractionError, HttpStatusError, InvalidArgumentError, SecurityError } from './errors.js';
+import type { Article } from './extract/extract-article.js';
+import type { ExtractedLinks } from './extract/links.js';
+import type { ScrapedHtml } from './extract/scrape.js';
+import { decodeBody } from './fetch/decode.js';
+import { createFetcher } from './fetch/guarded-fetch.js';
+import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js';
+import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
+import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
+import { createExtractor, type Extractor } from './workers/extractor.js';
+
+/** What the agent learns about the outcome (SPEC "An outcome an agent can act on"). */
+export type Outcome =
+  | 'ok'
+  | 'empty'
+  | 'needs_js'
+  | 'blocked'
+  | 'robots_denied'
+  | 'not_html'
+  | 'too_large'
+  | 'truncated'
+  | 'from_cache'
+  | 'error';
+
+export interface LoadOptions {
+  readonly signal?: AbortSignal;
+  /** Overrides FETCH_TIMEOUT for this call. */
+  readonly timeoutMs?: number;
+}
+
+export interface LoadedPage {
+  readonly page: FetchedPage;
+  readonly fromCache: boolean;
+}
+
+export interface PageContent {
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly httpStatus: number;
+  readonly mediaType: string;
+  readonly kind: ContentKind;
+  readonly title: string | undefined;
+  /** The decoded body as the server sent it ('' for binary content). */
+  readonly raw: string;
+  /** What a model reads: Markdown of the main content, pretty JSON, text as is, or a one-line status. */
+  readonly content: string;
+  /** Main-content extraction found nothing usable; `content` is the raw body (seed fallback). */
+  readonly extractionFailed: boolean;
+  readonly outcome: Exclude<Outcome, 'truncated' | 'from_cache'>;
+  readonly fromCache: boolean;
+  readonly hiddenBlocksDropped: number;
+  readonly byteLength: number;
+  readonly fetchedAt: Date;
+  /** PDF only: the number of pages in the document. */
+  readonly pageCount?: number;
+  /** HTML whose declared text/markdown alternate was fetched and used instead of extraction. */
+  readonly markdownTwinUrl?: string;
+  /** For an outcome other than ok: why, in words the agent reads (an encrypted or image-only PDF). */
+  readonly statusDetail?: string;
+}
+
+export interface EngineIO {
+  readonly fetchPage?: FetchPage;
+  readonly extractor?: Extractor;
+  readonly cache?: PageCache;
+  readonly queue?: RequestQueue;
+}
+
+export interface Engine {
+  readonly config: Config;
+  /** Fetches through the guard, or returns the cached snapshot; retries a bot wall once with the honest UA. */
+  loadPage(url: string, options?: LoadOptions): Promise<LoadedPage>;
+  /** loadPage, then turns the body into what a model reads. */
+  readPage(url: string, options?: LoadOptions): Promise<PageContent>;
+  /** Runs main-content extraction (off the main thread) on HTML the caller already has. */
+  extractArticle(html: string, baseUrl: string): Promise<Article>;
+  /** Every visible link of HTML the caller already has, resolved, in document order (off the main thread). */
+  extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
+  /** web_scraper's document: text with `[n]` markers, references, outline, metadata (off the main thread). */
+  scrapeHtml(html: string, baseUrl: string): Promise<ScrapedHtml>;
+  close(): Promise<void>;
+}
+
+// Half the memory budget of a small server: enough for a few hundred typical pages.
+const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+function htmlTitle(html: string): string | undefined {
+  const title = /<title\b[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
+  return title ? title.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>') : undefined;
+}
+
+/**
+ * The page's title as a level-1 heading above the main content (as the seed's example output shows), unless the
+ * content already opens with a heading: extractors drop an <h1> that repeats the <title>, and without it a model
+ * reads a body with no name.
+ */
+export function withTitleHeading(markdown: string, title: string | undefined): string {
+  const name = title?.replace(/\s+/g, ' ').trim();
+  if (!name || /^#{1,6} /.test(markdown.trimStart())) return markdown;
+  return `# ${name}\n\n${markdown}`;
+}
+
+/** Validates a `url` argument: absolute, parseable, http or https. */
+export function parseUrlArgument(url: unknown, argument = 'url'): URL {
+  if (typeof url !== 'string' || url.trim() === '') {
+    throw new InvalidArgumentError(argument, `${argument} is required and must be a non-empty string.`);
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new InvalidArgumentError(argument, `${argument} must be an absolute http(s) URL, got '${url}'.`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new SecurityError(
+      'UNSUPPORTED_PROTOCOL',
+      url,
+      `Only http and https URLs can be fetched, got '${parsed.protocol}' in ${argument}.`,
+    );
+  }
+  return parsed;
+}
+
+/** A bot challenge rather than a real refusal: worth one retry with the honest User-Agent. */
+export function isBotChallenge(status: number, headers: Readonly<Record<string, string>>): boolean {
+  if (headers['cf-mitigated']?.toLowerCase() === 'challenge') return true;
+  return (status === 403 || status === 503) && /challenge|captcha/i.test(headers['server-timing'] ?? '');
+}
+
+export function createEngine(config: Config, io: EngineIO = {}): Engine {
+  const fetchPage = io.fetchPage ?? createFetcher(config);
+  const extractor = io.extractor ?? createExtractor(config);
+  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
+  const queue =
+    io.queue ??
+    createRequestQueue({ maxConcurrent: config.maxConcurrent, perDomainIntervalMs: config.perDomainIntervalMs });
+  // Requests for the same URL that overlap share one network request.
+  const inFlight = new Map<string, Promise<FetchedPage>>();
+
+  // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL); cache hits never queue.
+  // The queue owns the deadline, so time spent waiting counts against FETCH_TIMEOUT too.
+  function queuedFetch(url: string, options: FetchOptions): Promise<FetchedPage> {
+    const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
+    const run = (signal: AbortSignal) => fetchPage(url, { ...options, signal, timeoutMs });
+    return queue.schedule(url, run, { signal: options.signal, timeoutMs });
+  }
+
+  async function fetchWithFallback(url: string, options: LoadOptions): Promise<FetchedPage> {
+    try {
+      return await queuedFetch(url, options);
+    } catch (error) {
+      const page = error instanceof HttpStatusError ? error.page : undefined;
+      if (!(error instanceof HttpStatusError) || !page || !isBotChallenge(error.status, page.headers)) throw error;
+      // SPEC "Honest fallback on bot walls": the browser-like default met a challenge; ask once as ourselves.
+      return await queuedFetch(url, { ...options, userAgent: PRODUCT_USER_AGENT });
+    }
+  }
+
+  async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
+    const key = cacheKey(parseUrlArgument(url).href);
+    const cached = cache.get(key);
+    if (cached) return { page: cached, fromCache: true };
+    let pending = inFlight.get(key);
+    if (!pending) {
+      pending = fetchWithFallback(key, options).finally(() => inFlight.delete(key));
+      inFlight.set(key, pending);
+    }
+    const page = await pending;
+    cache.set(key, page);
+    return { page, fromCache: false };
+  }
+
+  async function readPage(url: string, options: LoadOptions = {}): Promise<PageContent> {
+    const { page, fromCache } = await loadPage(url, options);
+    const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+    const base = {
+      url,
+      finalUrl: page.finalUrl,
+      httpStatus: page.status,
+      mediaType: page.mediaType,
+      kind,
+      fromCache,
+      byteLength: page.body.byteLength,
+      fetchedAt: page.fetchedAt,
+    };
+    if (kind === 'pdf') {
+      const pdf = await extractor.readPdf(page.body);
+      const rendered = renderPdf(pdf, page.body.byteLength);
+      return {
+        ...base,
+        title: pdf.title,
+        raw: '',
+        content: rendered.content,
+        extractionFailed: false,
+        outcome: rendered.outcome,
+        hiddenBlocksDropped: 0,
+        pageCount: pdf.pageCount,
+        statusDetail: rendered.statusDetail,
+      };
+    }
+    if (kind === 'binary') {
+      const type = describeBinaryType(page.mediaType, page.body);
+      const content = renderNonHtml({ kind, mediaType: type, text: '', byteLength: page.body.byteLength });
+      return {
+        ...base,
+        title: undefined,
+        raw: '',
+        content,
+        extractionFailed: false,
+        outcome: 'not_html',
+        hiddenBlocksDropped: 0,
+      };
+    }
+    const { text } = decodeBody(page.body, page.headers['content-type']);
+    if (kind !== 'html') {
+      const feed = kind === 'feed' ? parseFeed(text, page.finalUrl) : undefined;
+      const content = feed
+        ? renderFeed(feed)
+        : renderNonHtml({ kind, mediaType: page.mediaType, text, byteLength: page.body.byteLength });
+      const outcome = text.trim() === '' ? 'empty' : 'ok';
+      return {
+        ...base,
+        title: feed?.title || undefined,
+        raw: text,
+        content,
+        extractionFailed: false,
+        outcome,
+        hiddenBlocksDropped: 0,
+      };
+    }
+    const twin = await readMarkdownTwin(text, page.finalUrl, options);
+    if (twin) {
+      return {
+        ...base,
+        title: htmlTitle(text),
+        raw: text,
+        content: `${markdownTwinNotice(twin.url)}\n\n${twin.markdown}`,
+        extractionFailed: false,
+        outcome: 'ok',
+        hiddenBlocksDropped: 0,
+        markdownTwinUrl: twin.url,
+      };
+    }
+    let article: Article | undefined;
+    try {
+      article = await extractor.extract(text, page.finalUrl);
+    } catch (error) {
+      // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
+      if (!(error instanceof ExtractionError)) throw error;
+    }
+    const emptyOutcome = detectEmptyOutcome(text, article?.textLength ?? 0);
+    if (emptyOutcome) {
+      return {
+        ...base,
+        title: article?.title,
+        raw: text,
+        content: '',
+        extractionFailed: false,
+        outcome: emptyOutcome,
+        hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
+      };
+    }
+    const extractionFailed = !article || article.markdown.trim() === '';
+    return {
+      ...base,
+      title: article?.title,
+      raw: text,
+      content: extractionFailed ? text : withTitleHeading(article!.markdown, article!.title),
+      extractionFailed,
+      outcome: 'ok',
+      hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
+    };
+  }
+
+  // SPEC "Ask for Markdown first": the page's own Markdown twin, fetched through the same guard, cache and
+  // queue. Any failure (refused address, 404, HTML instead of Markdown) falls back to extracting the HTML.
+  async function readMarkdownTwin(
+    html: string,
+    pageUrl: string,
+    options: LoadOptions,
+  ): Promise<{ url: string; markdown: string } | undefined> {
+    const url = findMarkdownTwin(html, pageUrl);
+    if (!url) return undefined;
+    try {
+      const { page } = await loadPage(url, options);
+      const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+      if (kind !== 'markdown' && kind !== 'text') return undefined;
+      const { text: markdown } = decodeBody(page.body, page.headers['content-type']);
+      return markdown.trim() === '' ? undefined : { url: page.finalUrl, markdown: markdown.trim() };
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      return undefined; // the twin is a bonus: the HTML page itself is still there to read
+    }
+  }
+
+  return {
+    config,
+    loadPage,
+    readPage,
+    extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
+    extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
+    scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
+    close: () => extractor.close(),
+  };
+}

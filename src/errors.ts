@@ -1,0 +1,110 @@
+// The seven error classes of SPEC "Errors". Each owns one or more stable codes; a code never changes once
+// shipped, wording may improve except where a seed gives the text verbatim. Errors are thrown where the fact is
+// known and translated once per front door (MCP isError, HTTP success:false, CLI stderr + exit code).
+
+import type { FetchedPage } from './fetch/types.js';
+
+export type ErrorCode =
+  | 'CONNECT_FAILED'
+  | 'RESPONSE_TOO_LARGE'
+  | 'TOO_MANY_REDIRECTS'
+  | 'BAD_RESPONSE'
+  | 'HTTP_STATUS'
+  | 'RATE_LIMITED'
+  | 'PRIVATE_ADDRESS'
+  | 'UNSUPPORTED_PROTOCOL'
+  | 'ROBOTS_DENIED'
+  | 'TIMEOUT'
+  | 'EXTRACTION_FAILED'
+  | 'EXTRACTION_TIMEOUT'
+  | 'TOKEN_LIMIT'
+  | 'INVALID_ARGUMENT';
+
+export class WebReaderError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** The network failed us: no connection, a body too large, a redirect loop, a malformed response. */
+export class FetchError extends WebReaderError {
+  constructor(
+    code: 'CONNECT_FAILED' | 'RESPONSE_TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'BAD_RESPONSE',
+    readonly url: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(code, message, options);
+  }
+}
+
+/** The server answered with a status we do not turn into content (4xx/5xx, 429 with Retry-After). */
+export class HttpStatusError extends WebReaderError {
+  /** The (bounded) response itself, so callers can recognise a bot challenge by its headers and body. */
+  page?: FetchedPage;
+
+  constructor(
+    readonly url: string,
+    readonly status: number,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(
+      status === 429 || (status === 503 && retryAfterSeconds !== undefined) ? 'RATE_LIMITED' : 'HTTP_STATUS',
+      message,
+    );
+  }
+}
+
+/** The request would reach somewhere it must not: a private address, a non-http(s) scheme, a robots.txt denial. */
+export class SecurityError extends WebReaderError {
+  constructor(
+    code: 'PRIVATE_ADDRESS' | 'UNSUPPORTED_PROTOCOL' | 'ROBOTS_DENIED',
+    readonly url: string,
+    message: string,
+  ) {
+    super(code, message);
+  }
+}
+
+export class TimeoutError extends WebReaderError {
+  constructor(
+    readonly url: string,
+    readonly timeoutMs: number,
+  ) {
+    super('TIMEOUT', `Timed out after ${timeoutMs} ms fetching ${url}. Try again later or raise FETCH_TIMEOUT.`);
+  }
+}
+
+export class ExtractionError extends WebReaderError {
+  constructor(code: 'EXTRACTION_FAILED' | 'EXTRACTION_TIMEOUT', message: string, options?: { cause?: unknown }) {
+    super(code, message, options);
+  }
+}
+
+export class TokenLimitError extends WebReaderError {
+  constructor(message: string) {
+    super('TOKEN_LIMIT', message);
+  }
+}
+
+/** A caller's argument or a configuration value is wrong; the message names it. */
+export class InvalidArgumentError extends WebReaderError {
+  constructor(
+    readonly argument: string,
+    message: string,
+  ) {
+    super('INVALID_ARGUMENT', message);
+  }
+}
+
+/** Anything thrown that is not ours becomes a plain message; ours keep theirs. */
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message;
+  return String(error);
+}

@@ -1,0 +1,68 @@
+import { isElement, type HtmlDocument, type HtmlElement } from './parse.js';
+
+// Removes what a reader of the rendered page never sees, so it never reaches the model (SPEC "Beyond the seeds":
+// hidden text is a prompt-injection channel). Runs before main-content detection: a hidden block must not win the
+// content score, and there is no computed style to consult later.
+// Not handled: hiding by stylesheet classes (`.sr-only`, `.hidden` in a <style> sheet) — that needs a CSS cascade.
+
+/** Elements removed without counting: never text a reader sees, but not a hiding trick either. */
+const NEVER_CONTENT = new Set([
+  'script', 'style', 'noscript', 'link', 'meta', 'iframe', 'object', 'embed', 'canvas', 'svg', 'select', 'input',
+  'textarea', 'button', 'head',
+]); // prettier-ignore
+
+// Inline-style tricks. `display:none`, `visibility:hidden`, `font-size:0`, and a zero width or height together with
+// `overflow:hidden` (the box exists but shows nothing).
+const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
+const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\b/i;
+const FONT_SIZE_ZERO = /(?:^|;)\s*font-size\s*:\s*0(?:\.0*)?(?:px|em|rem|pt|%)?\s*(?:;|!|$)/i;
+const ZERO_BOX = /(?:^|;)\s*(?:width|height|max-width|max-height)\s*:\s*0(?:px)?\s*(?:;|!|$)/i;
+const OVERFLOW_HIDDEN = /(?:^|;)\s*overflow\s*:\s*hidden\b/i;
+
+export function isHiddenStyle(style: string): boolean {
+  return (
+    DISPLAY_NONE.test(style) ||
+    VISIBILITY_HIDDEN.test(style) ||
+    FONT_SIZE_ZERO.test(style) ||
+    (ZERO_BOX.test(style) && OVERFLOW_HIDDEN.test(style))
+  );
+}
+
+function isHidden(el: HtmlElement): boolean {
+  const { attribs } = el;
+  if (el.name === 'template' || 'hidden' in attribs || attribs['aria-hidden'] === 'true') return true;
+  const style = attribs.style;
+  return style !== undefined && style !== '' && isHiddenStyle(style);
+}
+
+/**
+ * Removes hidden elements (counted) and never-rendered ones (not counted) from the tree, in place. Returns how many
+ * hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
+ */
+export function removeHidden(root: HtmlElement | HtmlDocument): number {
+  let dropped = 0;
+  const visit = (parent: HtmlElement | HtmlDocument): void => {
+    let changed = false;
+    const kept = parent.children.filter((child) => {
+      if (child.type === 'text') return true;
+      if (!isElement(child)) {
+        changed = true;
+        return false;
+      }
+      if (NEVER_CONTENT.has(child.name)) {
+        changed = true;
+        return false;
+      }
+      if (isHidden(child)) {
+        dropped++;
+        changed = true;
+        return false;
+      }
+      visit(child);
+      return true;
+    });
+    if (changed) parent.children = kept;
+  };
+  visit(root);
+  return dropped;
+}

@@ -1,0 +1,56 @@
+// HTML → Article: parse, read metadata, drop hidden blocks, find the main content, render it as Markdown.
+// Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
+import { renderMarkdown } from '../render/markdown.js';
+import { removeHidden } from './clean-hidden.js';
+import { findMainContent, visibleTextLength } from './main-content.js';
+import { readMetadata } from './metadata.js';
+import { parseHtml } from './parse.js';
+
+export interface Article {
+  /** `og:title`, else `<title>` without the site name, else the first `<h1>`. */
+  title: string | undefined;
+  /** `<html lang>`. */
+  lang: string | undefined;
+  /** GitHub-flavoured Markdown of the main content; '' when the page has no visible text at all. */
+  markdown: string;
+  /** Characters of visible text in the main content (whitespace collapsed). */
+  textLength: number;
+  /** Hidden elements removed before extraction (prompt-injection defence, SPEC "Beyond the seeds"). */
+  hiddenBlocksDropped: number;
+  /** True when main-content detection failed and the whole cleaned body was rendered instead. */
+  usedFallback: boolean;
+}
+
+export interface ExtractArticleOptions {
+  /** The page's final URL after redirects; `<base href>` is resolved against it. */
+  readonly baseUrl: string;
+}
+
+// Readability's retry rule, simplified: a first pass that found less than this much text probably threw the content
+// away with the boilerplate, so a second pass keeps blocks whose class only looks like boilerplate.
+const RETRY_BELOW_CHARS = 250;
+
+export function extractArticle(html: string, options: ExtractArticleOptions): Article {
+  const doc = parseHtml(html);
+  // Metadata first: cleaning removes <head>.
+  const { title, lang, baseUrl } = readMetadata(doc, options.baseUrl);
+  // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
+  const hiddenBlocksDropped = removeHidden(doc);
+  let main = findMainContent(doc, { stripUnlikely: true, title });
+  if (!main || main.textLength < RETRY_BELOW_CHARS) {
+    // Detection mutates the tree, so the retry starts from the source again.
+    const fresh = parseHtml(html);
+    removeHidden(fresh);
+    const retry = findMainContent(fresh, { stripUnlikely: false, title });
+    if (retry && retry.textLength > (main?.textLength ?? 0)) main = retry;
+  }
+  if (main) {
+    const markdown = renderMarkdown(main.root, { baseUrl });
+    return { title, lang, markdown, textLength: main.textLength, hiddenBlocksDropped, usedFallback: false };
+  }
+  // Detection found nothing: render the whole cleaned body (SPEC "Content": fall back as the seeds say).
+  const fresh = parseHtml(html);
+  removeHidden(fresh);
+  const markdown = renderMarkdown(fresh, { baseUrl });
+  return { title, lang, markdown, textLength: visibleTextLength(fresh), hiddenBlocksDropped, usedFallback: true };
+}

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { extractLinks, isSameSite, rankLinks, resolveHref, siteOf, uniqueLinks } from './links.js';
+
+const PAGE = 'https://example.com/docs/page';
+
+describe('extractLinks', () => {
+  it('resolves against <base href>, then the page URL, in document order with anchor text', () => {
+    const html = `<html><head><base href="/root/"></head><body>
+      <a href="a">First   link</a><a href="https://other.org/x">Other</a><a href="/abs"><img alt="Logo" src="l.png"></a>
+    </body></html>`;
+    expect(extractLinks(html, PAGE).links).toEqual([
+      { url: 'https://example.com/root/a', text: 'First link' },
+      { url: 'https://other.org/x', text: 'Other' },
+      { url: 'https://example.com/abs', text: 'Logo' },
+    ]);
+  });
+
+  it('drops javascript:, fragment-only and empty hrefs, and hidden links (counted)', () => {
+    const html = `<body><a href="javascript:void(0)">js</a><a href="#top">top</a><a href="">empty</a>
+      <a href="/kept">kept</a><div hidden><a href="/secret">secret</a></div></body>`;
+    const { links, hiddenBlocksDropped } = extractLinks(html, PAGE);
+    expect(links).toEqual([{ url: 'https://example.com/kept', text: 'kept' }]);
+    expect(hiddenBlocksDropped).toBe(1);
+  });
+});
+
+describe('resolveHref', () => {
+  it.each([
+    ['#frag', undefined],
+    ['  javascript:alert(1)', undefined],
+    ['mailto:a@b.c', 'mailto:a@b.c'],
+    ['../up', 'https://example.com/up'],
+  ])('%s', (href, expected) => expect(resolveHref(href, PAGE)).toBe(expected));
+});
+
+describe('same site', () => {
+  it.each([
+    ['docs.example.com', 'example.com'],
+    ['www.example.co.uk', 'example.co.uk'],
+    ['127.0.0.1', '127.0.0.1'],
+    ['localhost', 'localhost'],
+  ])('siteOf(%s) = %s', (host, site) => expect(siteOf(host)).toBe(site));
+
+  it('treats sub-domains and the other scheme as the same site, other domains and mailto as not', () => {
+    expect(isSameSite('http://blog.example.com/x', PAGE)).toBe(true);
+    expect(isSameSite('https://example.org/', PAGE)).toBe(false);
+    expect(isSameSite('mailto:me@example.com', PAGE)).toBe(false);
+  });
+});
+
+describe('rankLinks', () => {
+  it('orders by frequency, ties by first appearance, text from the first occurrence that has one', () => {
+    const ranked = rankLinks([
+      { url: 'u1', text: 'One' },
+      { url: 'u2', text: '' },
+      { url: 'u3', text: 'Three' },
+      { url: 'u2', text: 'Two' },
+      { url: 'u3', text: 'Three again' },
+      { url: 'u4', text: 'Four' },
+    ]);
+    expect(ranked).toEqual([
+      { url: 'u2', text: 'Two', count: 2 },
+      { url: 'u3', text: 'Three', count: 2 },
+      { url: 'u1', text: 'One', count: 1 },
+      { url: 'u4', text: 'Four', count: 1 },
+    ]);
+  });
+
+  it('uniqueLinks keeps first appearance order', () => {
+    expect(
+      uniqueLinks([
+        { url: 'b', text: 'B' },
+        { url: 'a', text: 'A' },
+        { url: 'b', text: 'B2' },
+      ]),
+    ).toEqual([
+      { url: 'b', text: 'B' },
+      { url: 'a', text: 'A' },
+    ]);
+  });
+});

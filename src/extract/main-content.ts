@@ -1,0 +1,424 @@
+// Finds the element holding a page's main content. The scoring is Readability's (Mozilla reader view,
+// Readability.js `_grabArticle`): paragraphs score by length and commas, pass the score up to their ancestors, the
+// best ancestor wins after a link-density penalty, and its siblings join when they score close to it. Changes
+// inspired by trafilatura: tables and lists inside the content are kept unless they are link farms; cookie and
+// consent blocks count as boilerplate; and a second, gentler pass recovers pages where the first found too little.
+// All measured on the eval sets (bench/extract.mjs); no rule names a site.
+import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+
+export interface MainContent {
+  readonly root: HtmlElement;
+  readonly textLength: number;
+}
+
+export interface FindMainContentOptions {
+  /** Remove blocks whose class/id looks like boilerplate before scoring (the first pass; the retry turns it off). */
+  readonly stripUnlikely: boolean;
+  /** Article title; a heading in the content that repeats it is dropped (the caller shows the title). */
+  readonly title: string | undefined;
+}
+
+// Readability's patterns, plus consent/cookie/newsletter/share blocks.
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscribe|share|sharing|paywall|promo/i;
+const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
+const POSITIVE =
+  /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|cookie|consent|newsletter/i;
+const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
+
+/** Structural boilerplate, removed whatever its class says. */
+const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'menu']);
+/** Tags whose own text makes a scored paragraph (Readability's DEFAULT_TAGS_TO_SCORE, plus li and blockquote). */
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset',
+  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
+  'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'br',
+]); // prettier-ignore
+const PARAGRAPH_MIN_CHARS = 25;
+const ANCESTOR_LEVELS = 5;
+const TOP_CANDIDATES = 5;
+
+interface Node {
+  /** Characters of text in the subtree (whitespace collapsed roughly: runs count once). */
+  text: number;
+  /** Characters of text inside links in the subtree. */
+  linkText: number;
+  /** Commas in the subtree's text (Readability's "this looks like prose" signal). */
+  commas: number;
+  score: number;
+  isCandidate: boolean;
+}
+
+export function findMainContent(doc: HtmlDocument, options: FindMainContentOptions): MainContent | undefined {
+  const body = findBody(doc);
+  if (!body) return undefined;
+  removeBoilerplate(body, options.stripUnlikely);
+  const stats = new Map<HtmlElement, Node>();
+  measure(body, stats, false);
+  if ((stats.get(body)?.text ?? 0) === 0) return undefined;
+  const candidates: HtmlElement[] = [];
+  scoreParagraphs(body, stats, candidates);
+  const top = pickTopCandidate(body, stats, candidates);
+  const article = gatherSiblings(top, stats);
+  cleanContent(article, stats, options.title);
+  const textLength = visibleTextLength(article);
+  return textLength > 0 ? { root: article, textLength } : undefined;
+}
+
+function findBody(doc: HtmlDocument): HtmlElement | undefined {
+  const html = doc.children.find((child): child is HtmlElement => isElement(child) && child.name === 'html');
+  const body = (html ?? doc).children.find((child): child is HtmlElement => isElement(child) && child.name === 'body');
+  if (body) return body;
+  // A fragment without <body>: treat the <html> element (or a synthetic wrapper) as the body.
+  return html ?? { type: 'tag', name: 'body', attribs: {}, children: doc.children, parent: doc };
+}
+
+function classAndId(el: HtmlElement): string {
+  const { class: className, id } = el.attribs;
+  return className && id ? `${className} ${id}` : (className ?? id ?? '');
+}
+
+/** Readability's class weight: +25 for a content-like class or id, −25 for a boilerplate-like one. */
+function classWeight(el: HtmlElement): number {
+  let weight = 0;
+  for (const value of [el.attribs.class, el.attribs.id]) {
+    if (!value) continue;
+    if (NEGATIVE.test(value)) weight -= 25;
+    if (POSITIVE.test(value)) weight += 25;
+  }
+  return weight;
+}
+
+// Removal happens on the way down, so a removed block's descendants are never visited.
+function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean): void {
+  const visit = (parent: HtmlElement, insideTable: boolean): void => {
+    parent.children = parent.children.filter((child) => {
+      if (!isElement(child)) return child.type === 'text';
+      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) return false;
+      const role = child.attribs.role;
+      if (role && UNLIKELY_ROLES.has(role)) return false;
+      if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
+        const names = classAndId(child);
+        if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names)) return false;
+      }
+      visit(child, insideTable || child.name === 'table' || child.name === 'code');
+      return true;
+    });
+  };
+  visit(root, false);
+}
+
+// Some sites (ASP.NET) wrap the whole page in one <form>: keep a form that holds real prose.
+function isLargeForm(form: HtmlElement): boolean {
+  return textOf(form).length > 1000;
+}
+
+/** Fills `stats` bottom-up with text, link text and comma counts. */
+function measure(el: HtmlElement, stats: Map<HtmlElement, Node>, insideLink: boolean): Node {
+  const node: Node = { text: 0, linkText: 0, commas: 0, score: 0, isCandidate: false };
+  const isLink = insideLink || el.name === 'a';
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      const length = trimmedLength(child.data);
+      node.text += length;
+      if (isLink) node.linkText += length;
+      node.commas += countCommas(child.data);
+    } else if (isElement(child)) {
+      const inner = measure(child, stats, isLink);
+      node.text += inner.text;
+      node.linkText += inner.linkText;
+      node.commas += inner.commas;
+    }
+  }
+  stats.set(el, node);
+  return node;
+}
+
+function trimmedLength(text: string): number {
+  // Runs of whitespace count as one character, as a reader sees them.
+  let length = 0;
+  let inSpace = true;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    const isSpace = code === 32 || code === 10 || code === 9 || code === 13 || code === 12;
+    if (!isSpace) length++;
+    else if (!inSpace) length++;
+    inSpace = isSpace;
+  }
+  return length;
+}
+
+// Commas of several scripts: Latin, CJK (、，), Arabic (،).
+function countCommas(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 44 || code === 0x3001 || code === 0xff0c || code === 0x060c) count++;
+  }
+  return count;
+}
+
+function linkDensity(stats: Node): number {
+  return stats.text === 0 ? 0 : stats.linkText / stats.text;
+}
+
+/** Own text of an element: its text nodes and inline children, not text inside nested blocks. */
+function ownText(el: HtmlElement, stats: Map<HtmlElement, Node>): { length: number; commas: number } {
+  let length = 0;
+  let commas = 0;
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      length += trimmedLength(child.data);
+      commas += countCommas(child.data);
+    } else if (isElement(child) && !BLOCK_TAGS.has(child.name)) {
+      const inner = stats.get(child);
+      if (inner) {
+        length += inner.text;
+        commas += inner.commas;
+      }
+    }
+  }
+  return { length, commas };
+}
+
+function initialScore(el: HtmlElement): number {
+  let score = classWeight(el);
+  switch (el.name) {
+    case 'div':
+    case 'article':
+    case 'main':
+    case 'section':
+      score += 5;
+      break;
+    case 'pre':
+    case 'td':
+    case 'blockquote':
+      score += 3;
+      break;
+    case 'address':
+    case 'ol':
+    case 'ul':
+    case 'dl':
+    case 'dd':
+    case 'dt':
+    case 'li':
+    case 'form':
+      score -= 3;
+      break;
+    case 'h1':
+    case 'h2':
+    case 'h3':
+    case 'h4':
+    case 'h5':
+    case 'h6':
+    case 'th':
+      score -= 5;
+      break;
+  }
+  return score;
+}
+
+function scoreParagraphs(root: HtmlElement, stats: Map<HtmlElement, Node>, candidates: HtmlElement[]): void {
+  const visit = (el: HtmlElement): void => {
+    for (const child of el.children) if (isElement(child)) visit(child);
+    const own = ownText(el, stats);
+    if (own.length < PARAGRAPH_MIN_CHARS) return;
+    // A paragraph's worth: one point, one per comma, one per 100 characters up to three (Readability).
+    const contentScore = 1 + own.commas + Math.min(Math.floor(own.length / 100), 3);
+    let ancestor: HtmlElement | HtmlDocument | null = el.parent;
+    for (let level = 0; level < ANCESTOR_LEVELS && ancestor && isElement(ancestor); level++) {
+      const node = stats.get(ancestor);
+      if (!node) break;
+      if (!node.isCandidate) {
+        node.isCandidate = true;
+        node.score = initialScore(ancestor);
+        candidates.push(ancestor);
+      }
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      node.score += contentScore / divider;
+      if (ancestor === root) break;
+      ancestor = ancestor.parent;
+    }
+  };
+  visit(root);
+}
+
+function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, candidates: HtmlElement[]): HtmlElement {
+  for (const candidate of candidates) {
+    const node = stats.get(candidate)!;
+    node.score *= 1 - linkDensity(node);
+  }
+  const ranked = candidates
+    .filter((candidate) => candidate !== body)
+    .sort((a, b) => stats.get(b)!.score - stats.get(a)!.score);
+  let top = ranked[0];
+  if (!top) return body;
+  const topScore = stats.get(top)!.score;
+  // When several strong candidates sit under one ancestor, the content is split across them: take the ancestor.
+  const alternatives = ranked
+    .slice(1, TOP_CANDIDATES)
+    .filter((candidate) => stats.get(candidate)!.score / topScore >= 0.75)
+    .map((candidate) => ancestorsOf(candidate));
+  if (alternatives.length >= 3) {
+    let parent = top.parent;
+    while (parent && isElement(parent) && parent !== body) {
+      const containing = alternatives.filter((ancestors) => ancestors.has(parent as HtmlElement)).length;
+      if (containing >= 3) {
+        top = parent;
+        break;
+      }
+      parent = parent.parent;
+    }
+  }
+  // Climb while the parent scores higher: the content is the parent with its other parts.
+  let lastScore = stats.get(top)!.score;
+  const minScore = lastScore / 3;
+  let parent = top.parent;
+  while (parent && isElement(parent) && parent !== body) {
+    const node = stats.get(parent);
+    if (!node?.isCandidate) {
+      parent = parent.parent;
+      continue;
+    }
+    if (node.score < minScore) break;
+    if (node.score > lastScore) {
+      top = parent;
+      break;
+    }
+    lastScore = node.score;
+    parent = parent.parent;
+  }
+  // A lone child adds nothing its parent does not have: use the parent, it may hold a title or image beside.
+  while (
+    top.parent &&
+    isElement(top.parent) &&
+    top.parent !== body &&
+    top.parent.children.filter(isElement).length === 1
+  ) {
+    top = top.parent;
+  }
+  return top;
+}
+
+function ancestorsOf(el: HtmlElement): Set<HtmlElement> {
+  const ancestors = new Set<HtmlElement>();
+  for (let node = el.parent; node && isElement(node); node = node.parent) ancestors.add(node);
+  return ancestors;
+}
+
+const SENTENCE_END = /\.( |$)/;
+
+/** The top candidate plus siblings that score close to it or read like prose (Readability's sibling pass). */
+function gatherSiblings(top: HtmlElement, stats: Map<HtmlElement, Node>): HtmlElement {
+  const parent = top.parent;
+  const topNode = stats.get(top)!;
+  if (!parent || !isElement(parent)) return top;
+  const threshold = Math.max(10, topNode.score * 0.2);
+  const kept: HtmlNode[] = [];
+  for (const sibling of parent.children) {
+    if (!isElement(sibling)) continue;
+    if (sibling === top) {
+      kept.push(sibling);
+      continue;
+    }
+    const node = stats.get(sibling);
+    if (!node) continue;
+    let bonus = 0;
+    if (sibling.attribs.class && sibling.attribs.class === top.attribs.class) bonus += topNode.score * 0.2;
+    if (node.isCandidate && node.score + bonus >= threshold) {
+      kept.push(sibling);
+    } else if (sibling.name === 'p' || sibling.name === 'ul' || sibling.name === 'ol' || sibling.name === 'table') {
+      const density = linkDensity(node);
+      const text = textOf(sibling);
+      if (
+        (node.text > 80 && density < 0.25) ||
+        (node.text > 0 && node.text <= 80 && density === 0 && SENTENCE_END.test(text))
+      ) {
+        kept.push(sibling);
+      }
+    }
+  }
+  if (kept.length === 1) return top;
+  return { type: 'tag', name: 'div', attribs: {}, children: kept, parent: null };
+}
+
+/**
+ * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
+ * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls.
+ */
+function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title: string | undefined): void {
+  const normalizedTitle = title?.replace(/\s+/g, ' ').trim().toLowerCase();
+  const visit = (el: HtmlElement): void => {
+    el.children = el.children.filter((child) => {
+      if (!isElement(child)) return true;
+      const name = child.name;
+      if (/^h[1-6]$/.test(name)) {
+        // The heading that repeats the title: the caller already has the title.
+        if (normalizedTitle && textOf(child).replace(/\s+/g, ' ').trim().toLowerCase() === normalizedTitle)
+          return false;
+        if (classWeight(child) < 0) return false;
+        return true;
+      }
+      if (
+        name === 'div' ||
+        name === 'section' ||
+        name === 'ul' ||
+        name === 'ol' ||
+        name === 'table' ||
+        name === 'header' ||
+        name === 'dl'
+      ) {
+        if (shouldDrop(child, stats)) return false;
+      }
+      visit(child);
+      return true;
+    });
+  };
+  visit(article);
+}
+
+function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+  const node = stats.get(el);
+  if (!node) return false;
+  const weight = classWeight(el);
+  const score = node.isCandidate ? node.score : 0;
+  // Only a boilerplate class condemns a block by score: lists start below zero in Readability's scheme, and
+  // trafilatura's lesson is that lists inside the content are content.
+  if (weight < 0 && weight + score < 0) return true;
+  // Prose (plenty of commas) stays whatever else it holds.
+  if (node.commas >= 10) return false;
+  const density = linkDensity(node);
+  const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
+  // Link farms: navigation lists, tag clouds, "read more" boxes.
+  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) return true;
+  if (weight >= 25 && density > 0.5) return true;
+  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList) return true;
+  // Teaser grids: more pictures than paragraphs, mostly links.
+  const images = countDescendants(el, 'img');
+  if (images > 1 && density > 0.2 && countDescendants(el, 'p') < images) return true;
+  return false;
+}
+
+function countDescendants(el: HtmlElement, name: string): number {
+  let count = 0;
+  for (const child of el.children) {
+    if (isElement(child)) count += (child.name === name ? 1 : 0) + countDescendants(child, name);
+  }
+  return count;
+}
+
+function hasDescendant(el: HtmlElement, name: string): boolean {
+  for (const child of el.children) {
+    if (isElement(child) && (child.name === name || hasDescendant(child, name))) return true;
+  }
+  return false;
+}
+
+export function visibleTextLength(root: HtmlElement | HtmlDocument): number {
+  return textOf(root)
+    .replace(/[\u200B-\u200D\u2060\uFEFF]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim().length;
+}

@@ -1,0 +1,57 @@
+// Title, language and base URL of a parsed page. Read before cleaning: cleaning removes <head>.
+import { findElement, textOf, type HtmlDocument } from './parse.js';
+
+export interface PageMetadata {
+  readonly title: string | undefined;
+  readonly lang: string | undefined;
+  /** Absolute URL that relative links resolve against: `<base href>` resolved against the page URL, else the page URL. */
+  readonly baseUrl: string;
+}
+
+// Site names ride on titles after a separator: "Story headline | Site", "Site — Story headline".
+const TITLE_SEPARATOR = /\s+[|\-–—:·»/]\s+/;
+
+export function readMetadata(doc: HtmlDocument, pageUrl: string): PageMetadata {
+  const html = findElement(doc, (el) => el.name === 'html');
+  const lang = html?.attribs.lang?.trim() || undefined;
+  return { title: readTitle(doc), lang, baseUrl: readBaseUrl(doc, pageUrl) };
+}
+
+function readBaseUrl(doc: HtmlDocument, pageUrl: string): string {
+  const href = findElement(doc, (el) => el.name === 'base' && el.attribs.href !== undefined)?.attribs.href?.trim();
+  if (!href) return pageUrl;
+  try {
+    const base = new URL(href, pageUrl);
+    // A base that is not http(s) (javascript:, data:) would turn every link into that scheme: ignore it.
+    return base.protocol === 'http:' || base.protocol === 'https:' ? base.href : pageUrl;
+  } catch {
+    // An unparseable base href is ignored, as browsers do.
+    return pageUrl;
+  }
+}
+
+function clean(text: string | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function readTitle(doc: HtmlDocument): string | undefined {
+  const og = findElement(doc, (el) => el.name === 'meta' && (el.attribs.property ?? el.attribs.name) === 'og:title');
+  const ogTitle = clean(og?.attribs.content);
+  if (ogTitle) return ogTitle;
+  const titleElement = findElement(doc, (el) => el.name === 'title');
+  const title = clean(titleElement ? textOf(titleElement) : undefined);
+  const h1Element = findElement(doc, (el) => el.name === 'h1');
+  const h1 = clean(h1Element ? textOf(h1Element) : undefined);
+  if (title) return stripSiteName(title, h1);
+  return h1 || undefined;
+}
+
+// Keep the longest separator-delimited part when it has a few words (Readability's rule, simplified): the site
+// name is the short part. A heading contained in the title wins outright.
+function stripSiteName(title: string, h1: string): string {
+  if (h1 && title.includes(h1)) return h1;
+  const parts = title.split(TITLE_SEPARATOR);
+  if (parts.length < 2) return title;
+  const longest = parts.reduce((a, b) => (b.length > a.length ? b : a));
+  return longest.split(' ').length >= 3 ? longest : title;
+}

@@ -1,0 +1,322 @@
+// HTML → the web_scraper's document (seeds/web-scraper-plan.md milestones 1–3): readable text with an inline `[n]`
+// marker after every link (the same URL keeps its number), the references those markers point to with their
+// surrounding context, the h1–h6 outline and the page's metadata. Pure, so a worker thread can run it.
+// Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
+import { removeHidden } from './clean-hidden.js';
+import { forEachElement, isSameSite, resolveHref } from './links.js';
+import { readMetadata } from './metadata.js';
+import {
+  findElement,
+  isElement,
+  parseHtml,
+  textOf,
+  type HtmlDocument,
+  type HtmlElement,
+  type HtmlNode,
+} from './parse.js';
+
+export type ReferenceType = 'a' | 'img';
+
+export interface ScrapeReference {
+  readonly id: number;
+  readonly url: string;
+  readonly text: string;
+  /** Text around the first occurrence, from its block (paragraph, list item, cell), at most CONTEXT_MAX chars. */
+  readonly context: string;
+  /** Another site than the page's (sub-domains of the same registrable domain are the same site). */
+  readonly external: boolean;
+  readonly type: ReferenceType;
+}
+
+export interface OutlineEntry {
+  readonly level: number;
+  readonly text: string;
+}
+
+export interface ScrapeMetadata {
+  readonly title: string | null;
+  readonly description: string | null;
+  readonly language: string | null;
+  readonly canonical_url: string | null;
+  readonly author: string | null;
+  readonly published_date: string | null;
+}
+
+export interface ScrapedHtml {
+  readonly text: string;
+  readonly references: ScrapeReference[];
+  readonly outline: OutlineEntry[];
+  readonly metadata: ScrapeMetadata;
+  readonly hiddenBlocksDropped: number;
+}
+
+/** Seed milestone 3 `_get_link_context(context_chars=100)`: half before the link text, half after. */
+export const CONTEXT_CHARS = 100;
+/** A context never grows past this, however long the link text is ("very long context should truncate"). */
+export const CONTEXT_MAX = 300;
+
+// Seed milestone 1: "script", "style", "noscript", "nav", "footer", "header" never reach `text`. The rest are not
+// text a reader sees (clean-hidden.ts removes most of them already; this is the backstop).
+const EXCLUDED = new Set([
+  'script', 'style', 'noscript', 'nav', 'footer', 'header', 'template', 'head', 'title', 'svg', 'math', 'iframe',
+  'object', 'embed', 'canvas', 'select', 'option', 'datalist', 'textarea', 'input', 'button', 'audio', 'video',
+]); // prettier-ignore
+
+/** Elements that start a new block of text (a paragraph of the output). */
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl',
+  'dt', 'fieldset', 'figcaption', 'figure', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hgroup', 'hr', 'html', 'li',
+  'main', 'menu', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
+  'legend', 'search', 'br',
+]); // prettier-ignore
+
+function collapse(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
+function orNull(text: string | null | undefined): string | null {
+  const value = collapse(text);
+  return value === '' ? null : value;
+}
+
+interface Occurrence {
+  readonly id: number;
+  readonly start: number;
+  readonly end: number;
+}
+
+/** One block being built: the text as the reader sees it (`plain`) and with markers (`marked`). */
+class Block {
+  plain = '';
+  marked = '';
+  readonly occurrences: Occurrence[] = [];
+
+  append(raw: string): void {
+    const text = raw.replace(/\s+/g, ' ');
+    this.plain = join(this.plain, text);
+    this.marked = join(this.marked, text);
+  }
+
+  marker(id: number): void {
+    this.marked += `${this.marked === '' || this.marked.endsWith(' ') ? '' : ' '}[${id}]`;
+  }
+}
+
+function join(current: string, text: string): string {
+  if (current === '' || current.endsWith(' ')) return current + text.replace(/^ /, '');
+  return current + text;
+}
+
+class Scraper {
+  readonly blocks: string[] = [];
+  readonly references: ScrapeReference[] = [];
+  private readonly ids = new Map<string, number>();
+  private block = new Block();
+  private linkDepth = 0;
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly pageUrl: string,
+  ) {}
+
+  walk(node: HtmlElement | HtmlDocument): void {
+    for (const child of node.children as HtmlNode[]) {
+      if (child.type === 'text') this.block.append(child.data);
+      else if (isElement(child)) this.element(child);
+    }
+  }
+
+  finish(): void {
+    this.flush();
+  }
+
+  private element(el: HtmlElement): void {
+    const tag = el.name;
+    if (EXCLUDED.has(tag)) return;
+    const isBlock = BLOCK.has(tag);
+    if (isBlock) this.flush();
+    if (tag === 'a') this.anchor(el);
+    else if (tag === 'img') this.image(el);
+    else this.walk(el);
+    if (isBlock) this.flush();
+  }
+
+  private anchor(el: HtmlElement): void {
+    const url = resolveHref(el.attribs.href ?? null, this.baseUrl);
+    // A link inside a link is invalid HTML; parsers split them, but be safe: only the outer one is numbered.
+    if (!url || this.linkDepth > 0) {
+      this.walk(el);
+      return;
+    }
+    const block = this.block;
+    const start = block.plain.length;
+    this.linkDepth++;
+    this.walk(el);
+    this.linkDepth--;
+    if (this.block !== block) {
+      // The link held blocks of its own (a card wrapping a heading and a paragraph): number it where it ends.
+      this.mark(url, 'a', collapse(textOf(el)), this.block, 0);
+      return;
+    }
+    this.mark(url, 'a', collapse(textOf(el)), block, skipSpace(block.plain, start));
+  }
+
+  private image(el: HtmlElement): void {
+    const alt = el.attribs.alt ?? null;
+    if (alt) this.block.append(` ${alt} `);
+    // Inside a link the image is part of the link's text; alt="" marks a decorative image (HTML §4.8.4.4.4).
+    if (this.linkDepth > 0 || alt === '') return;
+    const src = el.attribs.src;
+    // data: URIs are never references: they would flood the context with base64 (SPEC "No context floods").
+    if (!src || src.trim().startsWith('data:')) return;
+    const url = resolveHref(src, this.baseUrl);
+    if (url) this.mark(url, 'img', collapse(alt), this.block, skipSpace(this.block.plain, this.block.plain.length));
+  }
+
+  private mark(url: string, type: ReferenceType, text: string, block: Block, start: number): void {
+    let id = this.ids.get(url);
+    if (id === undefined) {
+      id = this.ids.size + 1;
+      this.ids.set(url, id);
+      this.references.push({ id, url, text, context: '', external: !isSameSite(url, this.pageUrl), type });
+      block.occurrences.push({ id, start, end: block.plain.length });
+    }
+    block.marker(id);
+  }
+
+  private flush(): void {
+    const block = this.block;
+    const marked = block.marked.trim();
+    const plain = block.plain.trimEnd();
+    for (const { id, start, end } of block.occurrences) {
+      const reference = this.references[id - 1]!;
+      this.references[id - 1] = { ...reference, context: contextAround(plain, start, Math.min(end, plain.length)) };
+    }
+    if (marked !== '') this.blocks.push(marked);
+    this.block = new Block();
+  }
+}
+
+function skipSpace(text: string, index: number): number {
+  return text[index] === ' ' ? index + 1 : index;
+}
+
+/** CONTEXT_CHARS / 2 either side of the link text, cut at CONTEXT_MAX when the link text itself is long. */
+export function contextAround(text: string, start: number, end: number): string {
+  const half = CONTEXT_CHARS / 2;
+  const from = Math.max(0, start - half);
+  const to = Math.min(text.length, end + half, from + CONTEXT_MAX);
+  // A window cut inside a word drops that partial word ("ls and planes" → "and planes"), never the link text.
+  let first = from;
+  let last = to;
+  if (first > 0 && text[first - 1] !== ' ') {
+    const space = text.indexOf(' ', first);
+    if (space >= 0 && space < start) first = space + 1;
+  }
+  if (last < text.length && text[last] !== ' ') {
+    const space = text.lastIndexOf(' ', last - 1);
+    if (space >= end) last = space;
+  }
+  return text.slice(first, last).trim();
+}
+
+/** The first `<meta>` whose name or property is one of `names` (case-insensitive), with non-empty content. */
+function metaContent(doc: HtmlDocument, names: readonly string[]): string | null {
+  for (const name of names) {
+    const meta = findElement(
+      doc,
+      (el) =>
+        el.name === 'meta' &&
+        [el.attribs.name, el.attribs.property, el.attribs.itemprop].some((key) => key?.toLowerCase() === name) &&
+        Boolean(el.attribs.content?.trim()),
+    );
+    if (meta) return orNull(meta.attribs.content);
+  }
+  return null;
+}
+
+const JSON_LD = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script\s*>/gi;
+
+/** schema.org JSON-LD blocks, flattened (@graph included), read from the source: the parser drops scripts. */
+function jsonLd(html: string): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  for (const match of html.matchAll(JSON_LD)) {
+    try {
+      const data: unknown = JSON.parse(match[1] ?? '');
+      const list = Array.isArray(data) ? data : [data];
+      for (const item of list) {
+        if (!item || typeof item !== 'object') continue;
+        const graph = (item as { '@graph'?: unknown })['@graph'];
+        if (Array.isArray(graph)) items.push(...(graph as Record<string, unknown>[]));
+        else items.push(item as Record<string, unknown>);
+      }
+    } catch {
+      // Broken JSON-LD is common on real pages; the other metadata sources still apply.
+    }
+  }
+  return items;
+}
+
+function ldAuthor(items: readonly Record<string, unknown>[]): string | null {
+  for (const item of items) {
+    const authors: unknown[] = Array.isArray(item.author) ? item.author : [item.author];
+    const names = authors
+      .map((author) => (typeof author === 'string' ? author : (author as { name?: unknown } | null)?.name))
+      .filter((name): name is string => typeof name === 'string' && name.trim() !== '');
+    if (names.length > 0) return names.join(', ');
+  }
+  return null;
+}
+
+function ldDate(items: readonly Record<string, unknown>[]): string | null {
+  for (const item of items) if (typeof item.datePublished === 'string') return orNull(item.datePublished);
+  return null;
+}
+
+/**
+ * Seed milestone 2 `extract_metadata`: title from <title> (og:title when there is none), description from
+ * `<meta name="description">` with the OpenGraph fallback, language from `<html lang>`; plus the canonical URL,
+ * author and published date where the page states them (meta tags, then JSON-LD).
+ */
+export function readScrapeMetadata(doc: HtmlDocument, html: string, baseUrl: string): ScrapeMetadata {
+  const ld = jsonLd(html);
+  const titleElement = findElement(doc, (el) => el.name === 'title');
+  const canonical = findElement(
+    doc,
+    (el) => el.name === 'link' && /(?:^|\s)canonical(?:\s|$)/i.test(el.attribs.rel ?? '') && Boolean(el.attribs.href),
+  )?.attribs.href;
+  return {
+    title: orNull(titleElement ? textOf(titleElement) : null) ?? metaContent(doc, ['og:title']),
+    description: metaContent(doc, ['description', 'og:description']),
+    language: orNull(findElement(doc, (el) => el.name === 'html')?.attribs.lang),
+    canonical_url: canonical ? (resolveHref(canonical, baseUrl) ?? null) : null,
+    author: metaContent(doc, ['author', 'article:author']) ?? ldAuthor(ld),
+    published_date:
+      metaContent(doc, ['article:published_time', 'datepublished', 'date', 'dc.date', 'dcterms.created']) ?? ldDate(ld),
+  };
+}
+
+/** Seed milestone 2 `build_outline`: every h1–h6 with text, in document order. */
+export function readOutline(doc: HtmlDocument): OutlineEntry[] {
+  const outline: OutlineEntry[] = [];
+  forEachElement(doc, (el) => {
+    if (!/^h[1-6]$/.test(el.name)) return;
+    const text = collapse(textOf(el));
+    if (text) outline.push({ level: Number(el.name[1]), text });
+  });
+  return outline;
+}
+
+export function scrapeHtml(html: string, pageUrl: string): ScrapedHtml {
+  const doc = parseHtml(html);
+  // Metadata first: cleaning removes <head> with its <title>, <meta> and <link>.
+  const { baseUrl } = readMetadata(doc, pageUrl);
+  const metadata = readScrapeMetadata(doc, html, baseUrl);
+  // Hidden blocks go before the walk and the outline, so hidden text gets neither a marker nor a heading.
+  const hiddenBlocksDropped = removeHidden(doc);
+  const outline = readOutline(doc);
+  const scraper = new Scraper(baseUrl, pageUrl);
+  scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);
+  scraper.finish();
+  return { text: scraper.blocks.join('\n\n'), references: scraper.references, outline, metadata, hiddenBlocksDropped };
+}

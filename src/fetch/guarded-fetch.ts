@@ -1,0 +1,219 @@
+// The one way web-reader reaches the network: GET a URL under SPEC "Safety and politeness".
+//  - every hop is checked: the scheme and IP literals by checkUrl, the address actually connected to by the
+//    guarded connector (guarded-connect.ts), which undici calls for every new socket;
+//  - redirects are followed here, not by undici, so each Location goes through checkUrl (RFC 9110 §15.4);
+//  - one deadline (FETCH_TIMEOUT) covers connect, headers and body of the whole chain, including a retry;
+//  - the body is limited after decompression (read-body.ts).
+// Through a proxy the proxy opens the connection, so we cannot check the address it connects to: we resolve the
+// target name ourselves and check every address before sending the request. The proxy itself is trusted (it is
+// configured by the operator, and often lives on loopback); a rebinding name could still answer the proxy
+// differently, which only a proxy-side policy can prevent.
+import { STATUS_CODES } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import type { Config } from '../config.js';
+import { FetchError, HttpStatusError, TimeoutError } from '../errors.js';
+import { checkUrl, privateAddressError, type CheckedUrl } from './check-url.js';
+import {
+  AddressRefusedError,
+  createGuardedConnector,
+  defaultLookup,
+  resolveCheckedAddresses,
+  type GuardedConnectorOptions,
+} from './guarded-connect.js';
+import { proxyFor } from './proxy-for.js';
+import { readBody } from './read-body.js';
+import { parseRetryAfter } from './retry-after.js';
+import type { FetchedPage, FetchOptions, FetchPage } from './types.js';
+
+/** Markdown first (SPEC "Ask for Markdown first"), then HTML, then anything. */
+export const DEFAULT_ACCEPT = 'text/markdown, text/html;q=0.9, application/xhtml+xml;q=0.9, */*;q=0.8';
+const ACCEPT_ENCODING = 'gzip, deflate, br';
+const ACCEPT_LANGUAGE = 'en;q=0.9, *;q=0.5';
+
+/** The longest Retry-After we wait for before retrying once; anything longer is reported (SPEC). */
+export const RETRY_AFTER_LIMIT_SECONDS = 5;
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+
+/** Test seams: a fake resolver (DNS rebinding tests) and a fake socket opener (no internet). */
+export type FetcherDependencies = Pick<GuardedConnectorOptions, 'lookup' | 'connect'>;
+
+function flattenHeaders(headers: Dispatcher.ResponseData['headers']): Record<string, string> {
+  const flat: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return flat;
+}
+
+/** Drops a body we will not read: a short one is drained so the connection can be reused, a long one closes it. */
+async function discard(response: Dispatcher.ResponseData, signal: AbortSignal): Promise<void> {
+  await response.body.dump({ limit: 64 * 1024, signal });
+}
+
+function statusError(url: URL, status: number, retryAfterSeconds: number | undefined): HttpStatusError {
+  const host = url.host;
+  const retry = retryAfterSeconds === undefined ? '' : `; retry after ${retryAfterSeconds} s`;
+  if (status === 429) {
+    const advice = retryAfterSeconds === undefined ? '; wait before retrying.' : `${retry}.`;
+    return new HttpStatusError(url.href, status, `Rate limited by ${host} (HTTP 429)${advice}`, retryAfterSeconds);
+  }
+  if (status === 503 && retryAfterSeconds !== undefined) {
+    const message = `${host} is temporarily unavailable (HTTP 503)${retry}.`;
+    return new HttpStatusError(url.href, status, message, retryAfterSeconds);
+  }
+  const hint =
+    status === 401 || status === 403
+      ? 'access denied; the site may require a login or block automated clients'
+      : status === 404 || status === 410
+        ? 'the page does not exist; check the URL'
+        : status >= 500
+          ? 'the server failed; try again later'
+          : (STATUS_CODES[status] ?? 'unexpected status');
+  return new HttpStatusError(url.href, status, `HTTP error ${status} for ${url.href} (${hint}).`, retryAfterSeconds);
+}
+
+export function createFetcher(config: Config, dependencies: FetcherDependencies = {}): FetchPage {
+  const lookup = dependencies.lookup ?? defaultLookup;
+  const allow = config.allowPrivateHosts;
+  const agent = new Agent({ connect: createGuardedConnector({ allowPrivateHosts: allow, ...dependencies }) });
+  const proxyAgents = new Map<string, ProxyAgent>();
+
+  async function dispatcherFor(checked: CheckedUrl): Promise<Dispatcher> {
+    const proxy = proxyFor(checked.url, config);
+    if (!proxy) return agent;
+    await resolveCheckedAddresses(checked.url.hostname, checked.hostPort, allow, lookup);
+    let proxyAgent = proxyAgents.get(proxy);
+    if (!proxyAgent) proxyAgents.set(proxy, (proxyAgent = new ProxyAgent({ uri: proxy })));
+    return proxyAgent;
+  }
+
+  async function send(checked: CheckedUrl, shownUrl: string, headers: Record<string, string>, signal: AbortSignal) {
+    try {
+      const dispatcher = await dispatcherFor(checked);
+      return await request(checked.url, { dispatcher, method: 'GET', headers, signal });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      if (error instanceof AddressRefusedError) {
+        throw privateAddressError(checked.url.href, error.subject, error.reason, error.hostPort);
+      }
+      const message = error instanceof Error ? error.message : String(error);
+      throw new FetchError('CONNECT_FAILED', shownUrl, `Failed to connect to ${shownUrl}: '${message}'`, {
+        cause: error,
+      });
+    }
+  }
+
+  async function readPage(
+    requested: string,
+    checked: CheckedUrl,
+    response: Dispatcher.ResponseData,
+    signal: AbortSignal,
+  ) {
+    const headers = flattenHeaders(response.headers);
+    const body = await readBody(response.body, {
+      url: checked.url.href,
+      maxBytes: config.maxResponseBytes,
+      contentEncoding: headers['content-encoding'],
+      contentLength: headers['content-length'],
+      signal,
+    });
+    const page: FetchedPage = {
+      url: requested,
+      finalUrl: checked.url.href,
+      status: response.statusCode,
+      headers,
+      mediaType: (headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase(),
+      body,
+      fetchedAt: new Date(),
+    };
+    return page;
+  }
+
+  async function followChain(url: string, options: FetchOptions, signal: AbortSignal, deadlineAt: number) {
+    const headers = {
+      'user-agent': options.userAgent ?? config.userAgent,
+      accept: options.accept ?? DEFAULT_ACCEPT,
+      'accept-encoding': ACCEPT_ENCODING,
+      'accept-language': ACCEPT_LANGUAGE,
+    };
+    let checked = checkUrl(url, allow);
+    let redirects = 0;
+    let hasRetried = false;
+    for (;;) {
+      const shownUrl = redirects === 0 ? url : checked.url.href;
+      const response = await send(checked, shownUrl, headers, signal);
+      const status = response.statusCode;
+      const location = flattenHeaders(response.headers).location;
+
+      if (REDIRECT_STATUSES.has(status) && location !== undefined) {
+        await discard(response, signal);
+        if (redirects >= config.maxRedirects) {
+          throw new FetchError(
+            'TOO_MANY_REDIRECTS',
+            url,
+            `Too many redirects fetching ${url}: stopped after ${config.maxRedirects} (MAX_REDIRECTS) at ` +
+              `${checked.url.href}, which redirects to ${location}. The site may be in a redirect loop.`,
+          );
+        }
+        let next: URL;
+        try {
+          next = new URL(location, checked.url); // a relative Location resolves against this hop (RFC 9110 §10.2.2)
+        } catch (error) {
+          const message = `${checked.url.href} redirected to an invalid Location '${location}'.`;
+          throw new FetchError('BAD_RESPONSE', checked.url.href, message, { cause: error });
+        }
+        // A Location without a fragment inherits the current one (RFC 9110 §10.2.2).
+        if (next.hash === '' && checked.url.hash !== '') next.hash = checked.url.hash;
+        // We only ever GET, so 301/302/303's "POST becomes GET" rule needs nothing here (RFC 9110 §15.4).
+        checked = checkUrl(next, allow);
+        redirects += 1;
+        continue;
+      }
+
+      if (status >= 200 && status < 300) return readPage(url, checked, response, signal);
+
+      const retryAfter =
+        status === 429 || status === 503 ? parseRetryAfter(response.headers['retry-after']?.toString()) : undefined;
+      const waitMs = (retryAfter ?? Infinity) * 1000;
+      if (
+        !hasRetried &&
+        retryAfter !== undefined &&
+        retryAfter <= RETRY_AFTER_LIMIT_SECONDS &&
+        waitMs < deadlineAt - Date.now()
+      ) {
+        await discard(response, signal);
+        hasRetried = true;
+        await sleep(waitMs, undefined, { signal });
+        continue;
+      }
+
+      const error = statusError(checked.url, status, retryAfter);
+      try {
+        error.page = await readPage(url, checked, response, signal);
+      } catch (readError) {
+        // An error page too large or undecodable: the status is still the news. Timeouts and aborts are not.
+        if (signal.aborted) throw readError;
+      }
+      throw error;
+    }
+  }
+
+  return async function fetchPage(url: string, options: FetchOptions = {}): Promise<FetchedPage> {
+    const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
+    const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+    try {
+      return await followChain(url, options, signal, Date.now() + timeoutMs);
+    } catch (error) {
+      // Whatever undici or a stream threw on abort, report why we aborted: our deadline (TimeoutError) or the
+      // caller's signal (its own reason, e.g. an AbortError DOMException).
+      if (signal.aborted) throw signal.reason;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}

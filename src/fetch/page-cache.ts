@@ -1,0 +1,66 @@
+// An in-memory cache of fetched pages, bounded by bytes and by age (CACHE_TTL). Continuations (start_index) and
+// different tools reading the same URL within the TTL share one snapshot, so one request reaches the origin and
+// page two of a long document comes from the same version as page one. Errors are never cached.
+import type { FetchedPage } from './types.js';
+
+export interface PageCache {
+  get(key: string): FetchedPage | undefined;
+  set(key: string, page: FetchedPage): void;
+  readonly size: number;
+}
+
+interface Entry {
+  readonly page: FetchedPage;
+  readonly expiresAt: number;
+  readonly bytes: number;
+}
+
+export function createPageCache(options: { ttlSeconds: number; maxBytes: number; now?: () => number }): PageCache {
+  const now = options.now ?? Date.now;
+  // A Map iterates in insertion order; re-inserting on read makes the first key the least recently used.
+  const entries = new Map<string, Entry>();
+  let totalBytes = 0;
+
+  function remove(key: string): void {
+    const entry = entries.get(key);
+    if (!entry) return;
+    totalBytes -= entry.bytes;
+    entries.delete(key);
+  }
+
+  return {
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      if (entry.expiresAt <= now()) {
+        remove(key);
+        return undefined;
+      }
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry.page;
+    },
+    set(key, page) {
+      if (options.ttlSeconds <= 0) return;
+      const bytes = page.body.byteLength + 512; // headers and bookkeeping, roughly
+      if (bytes > options.maxBytes) return;
+      remove(key);
+      entries.set(key, { page, expiresAt: now() + options.ttlSeconds * 1000, bytes });
+      totalBytes += bytes;
+      for (const oldest of entries.keys()) {
+        if (totalBytes <= options.maxBytes) break;
+        remove(oldest);
+      }
+    },
+    get size() {
+      return entries.size;
+    },
+  };
+}
+
+/** The cache key: the URL without its fragment, which never reaches the server. */
+export function cacheKey(url: string): string {
+  const parsed = new URL(url);
+  parsed.hash = '';
+  return parsed.href;
+}

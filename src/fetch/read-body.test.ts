@@ -1,0 +1,167 @@
+import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GZIP_BOMB_DECODED_BYTES, startFixtureServer, type FixtureServer } from '../../test/fixture-server.js';
+import { resolveConfig } from '../config.js';
+import { createFetcher } from './guarded-fetch.js';
+import { readBody } from './read-body.js';
+
+const MB = 1024 * 1024;
+let server: FixtureServer;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+function fetcher(maxBytes = MB) {
+  return createFetcher(
+    resolveConfig({
+      ALLOW_PRIVATE_HOSTS: server.hostPort,
+      MAX_RESPONSE_SIZE: String(maxBytes),
+      FETCH_TIMEOUT: '10000',
+    }),
+  );
+}
+
+/** A source that yields `bytes` in 16 KiB chunks and counts how many it was asked for. */
+function countingSource(bytes: Buffer) {
+  const counter = { pulled: 0 };
+  async function* chunks() {
+    for (let offset = 0; offset < bytes.length; offset += 16 * 1024) {
+      const chunk = bytes.subarray(offset, offset + 16 * 1024);
+      counter.pulled += chunk.length;
+      yield chunk;
+    }
+  }
+  return { stream: Readable.from(chunks()), counter };
+}
+
+describe('MAX_RESPONSE_SIZE over the network', () => {
+  it.each([
+    ['/gzip-bomb', 'a 1 GiB gzip bomb'],
+    ['/brotli-bomb', 'a 100 MiB brotli bomb'],
+    ['/endless', 'an endless body'],
+  ])('stops %s (%s) quickly', async (path) => {
+    const started = Date.now();
+    await expect(fetcher()(server.url(path))).rejects.toMatchObject({
+      name: 'FetchError',
+      code: 'RESPONSE_TOO_LARGE',
+      url: server.url(path),
+      message: expect.stringContaining(`Response from ${server.url(path)} exceeds MAX_RESPONSE_SIZE (1048576 bytes)`),
+    });
+    expect(Date.now() - started).toBeLessThan(3000);
+  });
+
+  it('refuses a declared Content-Length over the limit before reading the body', async () => {
+    await expect(fetcher()(server.url('/large/50000000'))).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      message: expect.stringContaining('Content-Length is 50000000 bytes'),
+    });
+  });
+
+  it('accepts a body of exactly MAX_RESPONSE_SIZE bytes', async () => {
+    const page = await fetcher()(server.url(`/large/${MB}`));
+    expect(page.body.byteLength).toBe(MB);
+  });
+
+  it('reports a corrupt gzip body as BAD_RESPONSE', async () => {
+    await expect(fetcher()(server.url('/corrupt-gzip'))).rejects.toMatchObject({
+      name: 'FetchError',
+      code: 'BAD_RESPONSE',
+      message: expect.stringContaining(`Could not decode the gzip body of ${server.url('/corrupt-gzip')}`),
+    });
+  });
+});
+
+describe('readBody', () => {
+  const url = 'http://example.test/';
+
+  it('stops a 1 GiB gzip bomb after reading a sliver of it', async () => {
+    const member = zlib.gzipSync(Buffer.alloc(10 * MB), { level: 9 });
+    const bomb = Buffer.concat(new Array<Buffer>(GZIP_BOMB_DECODED_BYTES / (10 * MB)).fill(member));
+    const { stream, counter } = countingSource(bomb);
+    const started = Date.now();
+    await expect(readBody(stream, { url, maxBytes: MB, contentEncoding: 'gzip' })).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      message: expect.stringContaining('after decompression'),
+    });
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(counter.pulled).toBeLessThan(bomb.length / 20);
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it('undoes codings in reverse order of application (RFC 9110 §8.4)', async () => {
+    const twice = zlib.brotliCompressSync(zlib.gzipSync(Buffer.from('hello twice')));
+    const body = await readBody(Readable.from([twice]), { url, maxBytes: MB, contentEncoding: 'gzip, br' });
+    expect(Buffer.from(body).toString()).toBe('hello twice');
+  });
+
+  it.each([
+    ['x-gzip', zlib.gzipSync],
+    ['GZIP', zlib.gzipSync],
+    ['deflate', zlib.deflateSync],
+    ['deflate', zlib.deflateRawSync],
+    ['br', zlib.brotliCompressSync],
+  ])('decodes %s', async (coding, encode) => {
+    const encoded = encode(Buffer.from('decoded text'));
+    // One byte at a time, so the deflate header sniff must wait for its two bytes.
+    const source = Readable.from([...encoded].map((byte) => Buffer.from([byte])));
+    const body = await readBody(source, { url, maxBytes: MB, contentEncoding: coding });
+    expect(Buffer.from(body).toString()).toBe('decoded text');
+  });
+
+  it('passes unknown codings and identity through as received', async () => {
+    for (const coding of ['zstd', 'identity', 'utf-8', undefined]) {
+      const body = await readBody(Readable.from([Buffer.from('as is')]), {
+        url,
+        maxBytes: MB,
+        contentEncoding: coding,
+      });
+      expect(Buffer.from(body).toString()).toBe('as is');
+    }
+  });
+
+  it('accepts a truncated gzip body, keeping what decoded', async () => {
+    const gzip = zlib.gzipSync(Buffer.from('a'.repeat(10000)));
+    const body = await readBody(Readable.from([gzip.subarray(0, gzip.length - 8)]), {
+      url,
+      maxBytes: MB,
+      contentEncoding: 'gzip',
+    });
+    expect(body.byteLength).toBe(10000);
+  });
+
+  it('counts decoded bytes, not Content-Length, when the body is compressed', async () => {
+    const gzip = zlib.gzipSync(Buffer.from('small'));
+    const body = await readBody(Readable.from([gzip]), {
+      url,
+      maxBytes: 10,
+      contentEncoding: 'gzip',
+      contentLength: '999999',
+    });
+    expect(Buffer.from(body).toString()).toBe('small');
+  });
+
+  it('stops when the signal aborts', async () => {
+    const source = new Readable({ read() {} });
+    const controller = new AbortController();
+    const reading = readBody(source, { url, maxBytes: MB, signal: controller.signal });
+    controller.abort(new Error('stop'));
+    await expect(reading).rejects.toMatchObject({ name: 'AbortError' });
+    expect(source.destroyed).toBe(true);
+  });
+
+  it('reports a broken connection as BAD_RESPONSE', async () => {
+    const source = new Readable({ read() {} });
+    const reading = readBody(source, { url, maxBytes: MB });
+    source.destroy(new Error('other side closed'));
+    await expect(reading).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: "The connection broke while reading http://example.test/: 'other side closed'.",
+    });
+  });
+});

@@ -1,0 +1,48 @@
+// robots.txt for the crawler (RFC 9309), parsed with robots-parser: groups by product token, longest-match
+// Allow/Disallow with `*` and `$`, plus the non-standard but common `Crawl-delay` and the `Sitemap:` lines.
+// We match the group for our product token `web-reader` (else `*`): the User-Agent header is browser-like by
+// default, but robots.txt rules are addressed to crawlers by name (RFC 9309 §2.2.1).
+// What an unavailable robots.txt means follows RFC 9309 §2.3.1.3–4: 4xx → no rules; 5xx or unreachable →
+// everything disallowed. A refused address (SecurityError) is not "unreachable": the caller reports the refusal.
+import robotsParserModule from 'robots-parser';
+
+// robots-parser is CommonJS whose types declare an ES default export; under NodeNext the default import is the
+// function itself at run time, so the type is corrected here once.
+const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.default;
+
+/** The product token robots.txt groups are matched against. */
+export const ROBOTS_PRODUCT_TOKEN = 'web-reader';
+
+export interface RobotsRules {
+  /** Whether our crawler may fetch the URL (a URL on another origin is always allowed: not these rules' business). */
+  isAllowed(url: string): boolean;
+  /** Crawl-delay for our group in seconds, when the file sets one. */
+  readonly crawlDelaySeconds: number | undefined;
+  /** Absolute sitemap URLs from `Sitemap:` lines. */
+  readonly sitemaps: readonly string[];
+  /** Why everything is disallowed, when the file could not be read (5xx, unreachable). */
+  readonly disallowAllReason?: string;
+}
+
+/** `https://host:port/robots.txt` for any URL on that origin. */
+export function robotsUrlFor(url: string): string {
+  return new URL('/robots.txt', url).href;
+}
+
+export function parseRobots(robotsUrl: string, text: string): RobotsRules {
+  const robots = robotsParser(robotsUrl, text);
+  const delay = robots.getCrawlDelay(ROBOTS_PRODUCT_TOKEN);
+  return {
+    isAllowed: (url) => robots.isAllowed(url, ROBOTS_PRODUCT_TOKEN) !== false,
+    crawlDelaySeconds: typeof delay === 'number' && Number.isFinite(delay) && delay > 0 ? delay : undefined,
+    sitemaps: robots.getSitemaps(),
+  };
+}
+
+/** No robots.txt (4xx): everything may be fetched. */
+export const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelaySeconds: undefined, sitemaps: [] };
+
+/** robots.txt answered 5xx or could not be reached: RFC 9309 §2.3.1.4 says assume complete disallow. */
+export function disallowAll(reason: string): RobotsRules {
+  return { isAllowed: () => false, crawlDelaySeconds: undefined, sitemaps: [], disallowAllReason: reason };
+}

@@ -1,0 +1,69 @@
+// The library: the same engine and tools as the MCP server, HTTP API and CLI, as typed async functions.
+// Each export is here on purpose; internals stay internal.
+import { resolveConfig, type Config, type ConfigFlags } from './config.js';
+import { createEngine, type Engine } from './engine.js';
+import { InvalidArgumentError } from './errors.js';
+import type { FetchToolArguments } from './tools/fetch-tool.js';
+import { findTool } from './tools/registry.js';
+import { runTool } from './tools/run-tool.js';
+import type { ToolOutput } from './tools/types.js';
+
+export { resolveConfig, type Config, type ConfigFlags } from './config.js';
+export { createEngine, type Engine, type Outcome, type PageContent, type LoadOptions } from './engine.js';
+export {
+  WebReaderError,
+  FetchError,
+  HttpStatusError,
+  SecurityError,
+  TimeoutError,
+  ExtractionError,
+  TokenLimitError,
+  InvalidArgumentError,
+  type ErrorCode,
+} from './errors.js';
+export type { ToolOutput } from './tools/types.js';
+export type { FetchToolArguments } from './tools/fetch-tool.js';
+export { ALL_TOOLS, PRESETS } from './tools/registry.js';
+export { VERSION } from './version.js';
+
+export interface WebReaderOptions extends ConfigFlags {
+  /** Environment variables to read configuration from; defaults to none (library defaults), not process.env. */
+  readonly env?: Record<string, string | undefined>;
+}
+
+export interface WebReader {
+  readonly config: Config;
+  readonly engine: Engine;
+  /** The `fetch` tool: main content as Markdown, or the raw body. */
+  fetch(args: FetchToolArguments, signal?: AbortSignal): Promise<ToolOutput>;
+  /** Any tool by name, with its arguments as an MCP client would send them. */
+  call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutput>;
+  /** Stops the extraction workers. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates a reader with its own configuration, cache and worker pool.
+ *
+ * @example
+ * const reader = createWebReader();
+ * const { text, structured } = await reader.fetch({ url: 'https://example.com/' });
+ * await reader.close();
+ */
+export function createWebReader(options: WebReaderOptions = {}): WebReader {
+  const { env = {}, ...flags } = options;
+  const config = resolveConfig(env, flags);
+  const engine = createEngine(config);
+  const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => {
+    const tool = findTool(name);
+    if (!tool) return Promise.reject(new InvalidArgumentError('name', `Unknown tool '${name}'.`));
+    return runTool(tool, args, { engine, signal });
+  };
+  return {
+    config,
+    engine,
+    fetch: (args, signal) => call('fetch', args, signal),
+    call,
+    close: () => engine.close(),
+  };
+}

@@ -1,0 +1,53 @@
+// A crawl result as the Markdown a model reads: one section per page (src/crawl/budget.ts builds them, and their
+// tokens are the budget's), then a summary — pages read, tokens used of the budget, elapsed time, why the crawl
+// stopped, and the URLs skipped for robots.txt, scope, budget and errors, each with its reason. Pure.
+import type { CrawlResult, FailedUrl, SkippedUrl } from '../crawl/bfs.js';
+
+/** Entries shown per skipped list in the text; structuredContent carries more (see the crawl tool). */
+export const TEXT_LIST_LIMIT = 50;
+
+const STOP_WORDS: Readonly<Record<CrawlResult['stopReason'], string>> = {
+  frontier_empty: 'every URL in scope was visited',
+  max_pages: 'max_pages reached',
+  max_tokens: 'the token budget (max_tokens) was spent',
+  cancelled: 'cancelled',
+};
+
+function list(title: string, entries: readonly (SkippedUrl | FailedUrl)[]): string {
+  if (entries.length === 0) return '';
+  const lines = entries
+    .slice(0, TEXT_LIST_LIMIT)
+    .map((entry) =>
+      'code' in entry ? `- ${entry.url} — ${entry.code}: ${entry.message}` : `- ${entry.url} — ${entry.reason}`,
+    );
+  if (entries.length > TEXT_LIST_LIMIT) lines.push(`- … and ${entries.length - TEXT_LIST_LIMIT} more`);
+  return `### ${title} (${entries.length})\n\n${lines.join('\n')}`;
+}
+
+/** The pages' Markdown alone: exactly the text the token budget counts. */
+export function renderCrawlPages(result: CrawlResult): string {
+  return result.pages.map((page) => page.section).join('');
+}
+
+export function renderCrawlSummary(result: CrawlResult, notes: readonly string[] = []): string {
+  const seconds = (result.elapsedMs / 1000).toFixed(1);
+  const facts = [
+    `- Pages read: ${result.pages.length} (max_pages ${result.maxPages})`,
+    `- Tokens used: ${result.tokensUsed} of ${result.maxTokens} (max_tokens)`,
+    `- Elapsed: ${seconds} s`,
+    `- Stopped: ${STOP_WORDS[result.stopReason]}`,
+    ...notes.map((note) => `- ${note}`),
+  ];
+  const lists = [
+    list('Skipped for robots.txt', result.skipped.robots),
+    list('Skipped for scope', result.skipped.scope),
+    list('Skipped for budget', result.skipped.budget),
+    list('Errors', result.skipped.errors),
+    list('Duplicates', result.skipped.duplicates),
+  ];
+  return [`## Crawl summary`, facts.join('\n'), ...lists].filter((part) => part !== '').join('\n\n');
+}
+
+export function renderCrawl(result: CrawlResult, notes: readonly string[] = []): string {
+  return `${renderCrawlPages(result)}---\n\n${renderCrawlSummary(result, notes)}`;
+}

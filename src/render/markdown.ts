@@ -1,0 +1,361 @@
+// DOM subtree → GitHub-flavoured Markdown (https://github.github.com/gfm/). Our own walker instead of Turndown: one
+// pass over the nodes, no rule table and no regex escaping over the whole output, which made Turndown the larger
+// half of the baseline's time. Pure: no network, no clock; links and images resolve against `baseUrl` only.
+// Not handled: colspan/rowspan (cells are laid out in source order), HTML kept as HTML, footnote syntax.
+
+import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from '../extract/parse.js';
+
+export interface RenderMarkdownOptions {
+  /** Absolute URL that relative links and images resolve against (`<base href>` already applied by the caller). */
+  readonly baseUrl: string;
+}
+
+/** Elements that start a new block; everything else is rendered inline. */
+const BLOCK = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr',
+  'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th',
+  'thead', 'tr', 'ul', 'caption', 'legend', 'search',
+]); // prettier-ignore
+
+/** Elements never rendered: not text a reader sees (the cleaner removes most of them first; this is the backstop). */
+const SKIP = new Set([
+  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed', 'canvas',
+  'svg', 'math', 'select', 'input', 'textarea', 'button', 'option', 'datalist', 'audio', 'video', 'source', 'track',
+  'map', 'area', 'dialog',
+]); // prettier-ignore
+
+// Zero-width characters hide text from a human reader while a model still reads it (prompt injection), and split
+// words for search: U+200B–U+200D, U+2060 (word joiner), U+FEFF. Removed here, after parsing, so that the
+// character references (`&#8203;`) go too.
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+
+const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|brush:?)-?\s*([A-Za-z0-9_+#.-]+)/;
+
+export function renderMarkdown(root: HtmlElement | HtmlDocument, options: RenderMarkdownOptions): string {
+  const renderer = new MarkdownRenderer(options.baseUrl);
+  const blocks = renderer.blocks(root);
+  return blocks.join('\n\n');
+}
+
+class MarkdownRenderer {
+  constructor(private readonly baseUrl: string) {}
+
+  /** Renders the children of `node` as a list of blocks (paragraphs, headings, lists, …), none empty. */
+  blocks(node: HtmlElement | HtmlDocument): string[] {
+    const out: string[] = [];
+    let inline = '';
+    const flush = (): void => {
+      const text = finishInline(inline);
+      if (text) out.push(escapeLineStart(text));
+      inline = '';
+    };
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        inline += textNodeMarkdown(child.data);
+      } else if (isElement(child)) {
+        const el = child;
+        const tag = el.name;
+        if (SKIP.has(tag)) continue;
+        if (BLOCK.has(tag)) {
+          flush();
+          this.block(el, tag, out);
+        } else {
+          inline += this.inline(el, tag);
+        }
+      }
+    }
+    flush();
+    return out;
+  }
+
+  private block(el: HtmlElement, tag: string, out: string[]): void {
+    switch (tag) {
+      case 'h1':
+      case 'h2':
+      case 'h3':
+      case 'h4':
+      case 'h5':
+      case 'h6': {
+        const text = finishInline(this.inlineChildren(el)).replace(/\n+/g, ' ');
+        if (text) out.push(`${'#'.repeat(Number(tag[1]))} ${text}`);
+        return;
+      }
+      case 'hr':
+        out.push('---');
+        return;
+      case 'pre':
+        out.push(this.codeBlock(el));
+        return;
+      case 'ul':
+      case 'ol':
+      case 'menu':
+      case 'dir': {
+        const list = this.list(el, tag === 'ol');
+        if (list) out.push(list);
+        return;
+      }
+      case 'blockquote': {
+        const inner = this.blocks(el).join('\n\n');
+        if (inner) out.push(inner.replace(/^/gm, '> ').replace(/^> $/gm, '>'));
+        return;
+      }
+      case 'table':
+        this.table(el, out);
+        return;
+      default:
+        for (const block of this.blocks(el)) out.push(block);
+    }
+  }
+
+  private inline(el: HtmlElement, tag: string): string {
+    switch (tag) {
+      case 'br':
+        return '\n';
+      case 'img':
+        return this.image(el);
+      case 'a':
+        return this.link(el);
+      case 'code':
+      case 'kbd':
+      case 'samp':
+      case 'tt':
+        return codeSpan(textOf(el));
+      case 'strong':
+      case 'b':
+        return wrap(this.inlineChildren(el), '**');
+      case 'em':
+      case 'i':
+      case 'cite':
+      case 'dfn':
+        return wrap(this.inlineChildren(el), '*');
+      case 'del':
+      case 's':
+      case 'strike':
+        return wrap(this.inlineChildren(el), '~~');
+      default:
+        return this.inlineChildren(el);
+    }
+  }
+
+  /** Inline content of an element; a block nested in inline context (a <div> inside <a>) becomes a space-separated run. */
+  private inlineChildren(node: HtmlElement): string {
+    let text = '';
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        text += textNodeMarkdown(child.data);
+      } else if (isElement(child)) {
+        const el = child;
+        const tag = el.name;
+        if (SKIP.has(tag)) continue;
+        text += BLOCK.has(tag) ? ` ${this.inlineChildren(el)} ` : this.inline(el, tag);
+      }
+    }
+    return text;
+  }
+
+  private resolve(url: string): string | undefined {
+    try {
+      return new URL(url, this.baseUrl).href;
+    } catch {
+      // A URL that does not parse even against the base is not a link a reader can follow.
+      return undefined;
+    }
+  }
+
+  private link(el: HtmlElement): string {
+    const inner = this.inlineChildren(el);
+    const text = finishInline(inner).replace(/\n+/g, ' ');
+    const href = el.attribs.href?.trim();
+    // An empty link still separates the words around it if it held whitespace.
+    if (!text) return /\s/.test(inner) ? ' ' : '';
+    // In-page anchors and script links lead nowhere for a reader of the Markdown: keep the words only.
+    if (!href || href.startsWith('#') || /^\s*(?:javascript|vbscript|data):/i.test(href)) return text;
+    const url = this.resolve(href);
+    if (!url) return text;
+    return `[${text}](${escapeUrl(url)})`;
+  }
+
+  private image(el: HtmlElement): string {
+    const { attribs } = el;
+    const alt = escapeText((attribs.alt ?? '').replace(ZERO_WIDTH, '').replace(/\s+/g, ' ').trim());
+    // Lazy-loading pages keep the real image in data-src and a placeholder (often a data: URI) in src.
+    const source =
+      attribs['data-src'] ??
+      attribs['data-lazy-src'] ??
+      attribs['data-original'] ??
+      attribs.src ??
+      firstSrcsetUrl(attribs.srcset ?? attribs['data-srcset']);
+    const src = source?.trim();
+    // data: URIs are replaced by their alt text: a base64 blob floods the model's context (SPEC "Beyond the seeds").
+    if (!src || src.startsWith('data:')) return alt;
+    const url = this.resolve(src);
+    return url ? `![${alt}](${escapeUrl(url)})` : alt;
+  }
+
+  private codeBlock(pre: HtmlElement): string {
+    // <pre><code class="language-x"> is the common form; the language may sit on either element.
+    const elements = pre.children.filter(isElement);
+    const code = elements.length === 1 && elements[0]!.name === 'code' ? elements[0]! : pre;
+    const language = codeLanguage(pre) ?? (code !== pre ? codeLanguage(code) : undefined) ?? '';
+    // Code keeps its whitespace; <br> inside highlighted code marks a line end.
+    const text = preformattedText(pre).replace(/^\n/, '').replace(/\s+$/, '');
+    const longestFence = Math.max(2, ...Array.from(text.matchAll(/^ {0,3}(`{3,}|~{3,})/gm), (m) => m[1]!.length));
+    const fence = '`'.repeat(longestFence + 1);
+    return `${fence}${language}\n${text}\n${fence}`;
+  }
+
+  private list(el: HtmlElement, ordered: boolean): string {
+    const start = ordered ? Number.parseInt(el.attribs.start ?? '1', 10) : 1;
+    let index = Number.isFinite(start) ? start : 1;
+    const items: string[] = [];
+    for (const child of el.children) {
+      if (!isElement(child)) continue;
+      const tag = child.name;
+      let blocks: string[];
+      if (tag === 'li') blocks = this.blocks(child);
+      else if (tag === 'ul' || tag === 'ol') {
+        // A list directly inside a list (invalid but common) nests under the previous item.
+        const nested = this.list(child, tag === 'ol');
+        if (nested && items.length > 0) items[items.length - 1] += `\n${indent(nested, 2)}`;
+        continue;
+      } else if (SKIP.has(tag)) continue;
+      else blocks = this.blocks(child);
+      if (blocks.length === 0) continue;
+      const marker = ordered ? `${index++}. ` : '- ';
+      // Tight item: a first line and nested lists only; anything else gets blank lines between its blocks.
+      const isTight = blocks.slice(1).every((block) => /^(?:- |\d+\. )/.test(block));
+      const body = blocks.join(isTight ? '\n' : '\n\n');
+      items.push(marker + indent(body, marker.length).slice(marker.length));
+    }
+    return items.join('\n');
+  }
+
+  private table(table: HtmlElement, out: string[]): void {
+    const rows: HtmlElement[] = [];
+    collectRows(table, rows);
+    const cells = rows.map((row) =>
+      row.children.filter((cell): cell is HtmlElement => isElement(cell) && (cell.name === 'td' || cell.name === 'th')),
+    );
+    const width = Math.max(0, ...cells.map((row) => row.length));
+    // Layout tables (one column, or a table of tables) hold page structure, not data: render their cells as blocks.
+    if (width <= 1 || table.children.some((child) => isElement(child) && findElement(child, isTable))) {
+      for (const row of cells) for (const cell of row) for (const block of this.blocks(cell)) out.push(block);
+      return;
+    }
+    const caption = table.children.find((child): child is HtmlElement => isElement(child) && child.name === 'caption');
+    if (caption) {
+      const text = finishInline(this.inlineChildren(caption));
+      if (text) out.push(text);
+    }
+    const lines = cells
+      .map((row) => {
+        const texts = row.map((cell) =>
+          finishInline(this.inlineChildren(cell)).replace(/\n+/g, ' ').replace(/\|/g, '\\|'),
+        );
+        while (texts.length < width) texts.push('');
+        return texts;
+      })
+      .filter((row) => row.some((text) => text !== ''));
+    if (lines.length === 0) return;
+    const [header, ...body] = lines;
+    const formatted = [header!, Array(width).fill('---'), ...body].map((row) => `| ${row.join(' | ')} |`);
+    out.push(formatted.join('\n'));
+  }
+}
+
+function isTable(el: HtmlElement): boolean {
+  return el.name === 'table';
+}
+
+function collectRows(node: HtmlElement, rows: HtmlElement[]): void {
+  for (const child of node.children) {
+    if (!isElement(child)) continue;
+    const tag = child.name;
+    if (tag === 'tr') rows.push(child);
+    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') collectRows(child, rows);
+  }
+}
+
+function codeLanguage(el: HtmlElement): string | undefined {
+  const match = LANGUAGE_CLASS.exec(el.attribs.class ?? '');
+  if (match) return match[1]!.toLowerCase();
+  const data = el.attribs['data-lang'] ?? el.attribs['data-language'];
+  return data?.trim() || undefined;
+}
+
+function preformattedText(node: HtmlElement): string {
+  let text = '';
+  for (const child of node.children) {
+    if (child.type === 'text') text += child.data.replace(ZERO_WIDTH, '');
+    else if (isElement(child)) {
+      if (child.name === 'br') text += '\n';
+      else if (!SKIP.has(child.name)) text += preformattedText(child);
+    }
+  }
+  return text;
+}
+
+function firstSrcsetUrl(srcset: string | undefined): string | undefined {
+  const first = srcset?.trim().split(/\s*,\s+/)[0];
+  return first?.split(/\s+/)[0] || undefined;
+}
+
+/** Indents every line after the first by `width` spaces (continuation lines of a list item). */
+function indent(text: string, width: number): string {
+  const pad = ' '.repeat(width);
+  return pad + text.replace(/\n(?=.)/g, `\n${pad}`);
+}
+
+/** Wraps inline text in a delimiter, keeping the surrounding spaces outside (`** x**` is not emphasis in GFM). */
+function wrap(text: string, delimiter: string): string {
+  const match = /^(\s*)([\s\S]*?)(\s*)$/.exec(text)!;
+  if (!match[2]) return text;
+  return `${match[1]}${delimiter}${match[2]}${delimiter}${match[3]}`;
+}
+
+function codeSpan(raw: string): string {
+  const text = raw.replace(ZERO_WIDTH, '').replace(/\s+/g, ' ');
+  if (!text.trim()) return text;
+  const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
+  const ticks = '`'.repeat(longestRun + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${ticks}${pad}${text}${pad}${ticks}`;
+}
+
+/** A text node in running text: HTML whitespace (newlines included) collapses to one space, then escaping. */
+function textNodeMarkdown(value: string | null): string {
+  return value ? escapeText(value.replace(ZERO_WIDTH, '').replace(/[ \t\n\r\f]+/g, ' ')) : '';
+}
+
+/**
+ * Escapes the characters that would change meaning in running text, and no more: `\`, `*`, `` ` ``, `[`, `]`,
+ * `<` before a tag-like character, and `_` at a word edge (GFM ignores intraword underscores).
+ */
+function escapeText(text: string): string {
+  return text
+    .replace(/[\\*`[\]]/g, '\\$&')
+    .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+    .replace(/(^|\W)_|_(?=\W|$)/g, (m) => m.replace('_', '\\_'));
+}
+
+/** Escapes what would start a block construct at the beginning of a paragraph: `#`, `>`, list markers, `=`/`-` rules. */
+function escapeLineStart(text: string): string {
+  return text.replace(
+    /^(\s*)(#{1,6}(?=\s|$)|>|[-+](?=\s)|(\d+)([.)])(?=\s)|[=-]{3,}\s*$)/gm,
+    (m, space, marker, digits, dot) => (digits ? `${space}${digits}\\${dot}` : `${space}\\${marker}`),
+  );
+}
+
+function escapeUrl(url: string): string {
+  // encodeURIComponent leaves ( and ) alone; they would end the link destination early.
+  return url.replace(/[()\s<>]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+}
+
+/** Collapses HTML whitespace in a run of inline Markdown; `\n` (from <br>) stays as a line break. */
+function finishInline(text: string): string {
+  return text
+    .replace(/[ \t\r\f\u00A0]*\n[ \t\r\f\u00A0\n]*/g, '\n')
+    .replace(/[ \t\r\f]+/g, ' ')
+    .trim();
+}

@@ -1,0 +1,88 @@
+// The MCP server: the chosen tools, listed with JSON Schemas made from their argument schemas, and called through
+// runTool so MCP validates and reports exactly as the HTTP tools API and the CLI do. Transport-agnostic.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import type { Engine } from './engine.js';
+import type { AnyTool } from './tools/registry.js';
+import { runTool } from './tools/run-tool.js';
+import type { ToolOutput } from './tools/types.js';
+import { VERSION } from './version.js';
+
+/** A tool's argument schema as JSON Schema (arguments with defaults are optional to the caller). */
+export function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(tool.inputShape), { io: 'input' });
+  return schema as Tool['inputSchema'];
+}
+
+function outputJsonSchema(tool: AnyTool): Tool['outputSchema'] {
+  if (!tool.outputShape) return undefined;
+  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(tool.outputShape), { io: 'output' });
+  return schema as Tool['outputSchema'];
+}
+
+export function describeTool(tool: AnyTool): Tool {
+  const outputSchema = outputJsonSchema(tool);
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: inputJsonSchema(tool),
+    ...(outputSchema ? { outputSchema } : {}),
+    annotations: tool.annotations,
+  };
+}
+
+export function toCallToolResult(output: ToolOutput, tool?: AnyTool): CallToolResult {
+  // A tool with an outputSchema gets no structuredContent on failure: clients validate structuredContent against
+  // the schema, and a failure is described by isError and its text (MCP spec, tools "Output Schema").
+  const omitStructured = output.isError === true && tool?.outputShape !== undefined;
+  return {
+    content: [{ type: 'text', text: output.text }],
+    ...(omitStructured ? {} : { structuredContent: output.data ?? output.structured }),
+    ...(output.isError ? { isError: true } : {}),
+  };
+}
+
+export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Server {
+  const server = new Server(
+    { name: 'web-reader', title: 'web-reader', version: VERSION },
+    {
+      capabilities: { tools: {} },
+      instructions:
+        'web-reader fetches web pages safely and returns clean Markdown of the main content, link lists, ' +
+        'structured JSON or whole site sections within a token budget.',
+    },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const tool = tools.find((candidate) => candidate.name === request.params.name);
+    if (!tool) {
+      const names = tools.map((t) => t.name).join(', ');
+      return toCallToolResult({
+        text: `Unknown tool '${request.params.name}'. This server offers: ${names}.`,
+        structured: { status: 'error' },
+        isError: true,
+      });
+    }
+    const progressToken = request.params._meta?.progressToken;
+    const output = await runTool(tool, request.params.arguments, {
+      engine,
+      signal: extra.signal,
+      onProgress:
+        progressToken === undefined
+          ? undefined
+          : (progress) =>
+              void extra
+                .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
+                .catch(() => undefined), // the client may be gone; progress is best-effort
+    });
+    return toCallToolResult(output, tool);
+  });
+  return server;
+}

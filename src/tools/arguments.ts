@@ -1,0 +1,29 @@
+// Argument schemas shared by several tools. Every message names the argument, so an agent can fix its call.
+import { z } from 'zod';
+
+export const urlArgument = (description: string) =>
+  z
+    .string({ error: 'url is required and must be a string (an absolute http or https URL)' })
+    .min(1, { error: 'url must not be empty' })
+    .describe(description);
+
+export const nonNegativeInteger = (name: string, fallback: number, description: string) =>
+  z
+    .number({ error: `${name} must be an integer ≥ 0` })
+    .int({ error: `${name} must be an integer ≥ 0` })
+    .min(0, { error: `${name} must be an integer ≥ 0` })
+    .max(Number.MAX_SAFE_INTEGER, { error: `${name} is too large` })
+    .default(fallback)
+    .describe(description);
+
+export const booleanArgument = (name: string, fallback: boolean, description: string) =>
+  z
+    .boolean({ error: `${name} must be true or false` })
+    .default(fallback)
+    .describe(description);
+
+export const startIndexArgument = nonNegativeInteger(
+  'start_index',
+  0,
+  'Character offset to start from, to continue a truncated result (the truncation notice names it)',
+);

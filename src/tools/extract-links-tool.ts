@@ -1,0 +1,86 @@
+// The `extract_links` tool of seeds/url-reader-architecture.md: every link of a page, resolved to absolute,
+// categorised internal (same site) / external, filtered, as a Markdown list grouped by category with anchor text.
+import { z } from 'zod';
+import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/links.js';
+import { limitLines } from '../render/link-list.js';
+import { urlArgument } from './arguments.js';
+import { documentLinks, hasLinks, loadDocument } from './load-document.js';
+import { markdownLink } from './read-url-tool.js';
+import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
+import type { Outcome } from '../engine.js';
+import { detectEmptyOutcome } from '../content/outcome.js';
+
+const FILTERS = ['all', 'internal', 'external'] as const;
+
+const inputShape = {
+  url: urlArgument('URL of the page whose links to list (http or https)'),
+  filter: z
+    .enum(FILTERS, { error: 'filter must be one of "all", "internal" or "external"' })
+    .default('all')
+    .describe('Which links to return: "all", "internal" (same site, sub-domains included) or "external"'),
+};
+
+function section(title: string, links: readonly PageLink[]): string[] {
+  if (links.length === 0) return [];
+  return [`## ${title} (${links.length})`, '', ...links.map((link) => `- ${markdownLink(link.text, link.url)}`), ''];
+}
+
+export const extractLinksTool: ToolDefinition<typeof inputShape> = {
+  name: 'extract_links',
+  title: 'Extract the links of a web page',
+  description:
+    'List the links of a web page as a Markdown list grouped into internal (same site) and external links, each ' +
+    'with its anchor text and absolute URL. Use filter to keep only internal or external links.',
+  tags: ['web', 'links'],
+  inputShape,
+  annotations: { ...READ_ONLY_WEB, title: 'Extract the links of a web page' },
+  async run(args, { engine, signal }) {
+    const document = await loadDocument(engine, args.url, { signal });
+    const { page, fromCache } = document;
+    const found = await documentLinks(engine, document);
+    // mailto:, tel: and other schemes are not pages an agent can read next.
+    const all = uniqueLinks(found.links.filter((link) => isWebUrl(link.url)));
+    const internal = all.filter((link) => isSameSite(link.url, page.finalUrl));
+    const external = all.filter((link) => !isSameSite(link.url, page.finalUrl));
+    const wanted = {
+      internal: args.filter === 'external' ? [] : internal,
+      external: args.filter === 'internal' ? [] : external,
+    };
+    const common = {
+      url: args.url,
+      final_url: page.finalUrl,
+      http_status: page.status,
+      filter: args.filter,
+      from_cache: fromCache,
+      hidden_blocks_dropped: found.hiddenBlocksDropped,
+      fetched_at: page.fetchedAt.toISOString(),
+    };
+    const count = wanted.internal.length + wanted.external.length;
+    if (count === 0) {
+      const which = args.filter === 'all' ? '' : `${args.filter} `;
+      const empty: Outcome = !hasLinks(document)
+        ? 'not_html'
+        : all.length > 0
+          ? 'ok'
+          : (detectEmptyOutcome(document.text, 0) ?? 'empty');
+      return {
+        text: `No ${which}links found on ${args.url}.`,
+        structured: { status: empty, ...common, internal: [], external: [] },
+      };
+    }
+    const counts = [
+      args.filter !== 'external' ? `${internal.length} internal` : '',
+      args.filter !== 'internal' ? `${external.length} external` : '',
+    ].filter((part) => part !== '');
+    const heading = `Links found on ${args.url} (filter: ${args.filter}): ${counts.join(', ')}`;
+    const lines = [...section('Internal links', wanted.internal), ...section('External links', wanted.external)];
+    const limited = limitLines(lines, { maxLength: 0, startIndex: 0, maxOutputTokens: engine.config.maxOutputTokens });
+    const capped = limited.limitedBy === 'max_output_tokens';
+    const notice = capped ? '\n\n<error>The list was cut to stay within MAX_OUTPUT_TOKENS.</error>' : '';
+    const status: Outcome = capped ? 'truncated' : fromCache ? 'from_cache' : 'ok';
+    return {
+      text: `${heading}\n\n${limited.lines.join('\n').trimEnd()}${notice}`,
+      structured: { status, ...common, internal: wanted.internal, external: wanted.external },
+    };
+  },
+};

@@ -1,0 +1,100 @@
+// The `links` tool of seeds/links-tool.md: the same-site links of a page, most frequent first, ties in order of
+// first appearance, with the anchor text of the first occurrence; `max_links` applied after counting.
+import { z } from 'zod';
+import { detectEmptyOutcome } from '../content/outcome.js';
+import type { Engine, LoadOptions, Outcome } from '../engine.js';
+import { isSameSite, rankLinks, type RankedLink } from '../extract/links.js';
+import { limitLines } from '../render/link-list.js';
+import { booleanArgument, urlArgument } from './arguments.js';
+import { documentLinks, hasLinks, loadDocument, type LoadedDocument } from './load-document.js';
+import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
+
+const inputShape = {
+  url: urlArgument('URL to scrape for links'),
+  max_links: z
+    .number({ error: 'max_links must be an integer ≥ 1' })
+    .int({ error: 'max_links must be an integer ≥ 1' })
+    .min(1, { error: 'max_links must be an integer ≥ 1' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'max_links is too large' })
+    .default(100)
+    .describe('Maximum number of URLs to return'),
+  titles: booleanArgument('titles', true, 'Include the anchor text for each link'),
+};
+
+export interface SiteLinks {
+  readonly document: LoadedDocument;
+  /** Same-site links, ranked (frequency, then first appearance). */
+  readonly links: RankedLink[];
+  readonly hiddenBlocksDropped: number;
+  /** Why there is nothing to list, when `links` is empty: a script shell, an empty page, not HTML. */
+  readonly emptyOutcome: Outcome;
+}
+
+/** Fetches a page (through the cache and queue) and ranks its same-site links; shared with the `web` tool. */
+export async function readSiteLinks(engine: Engine, url: string, options: LoadOptions): Promise<SiteLinks> {
+  const document = await loadDocument(engine, url, options);
+  if (!hasLinks(document)) {
+    return { document, links: [], hiddenBlocksDropped: 0, emptyOutcome: 'not_html' };
+  }
+  const { finalUrl } = document.page;
+  const found = await documentLinks(engine, document);
+  const links = rankLinks(found.links.filter((link) => isSameSite(link.url, finalUrl)));
+  const emptyOutcome = detectEmptyOutcome(document.text, 0) ?? 'empty';
+  return { document, links, hiddenBlocksDropped: found.hiddenBlocksDropped, emptyOutcome };
+}
+
+/** One line per link, as the seeds show it: `- Text: url`, or `- url` without titles or text. */
+export function linkLine(link: RankedLink, titles: boolean): string {
+  return titles && link.text !== '' ? `- ${link.text}: ${link.url}` : `- ${link.url}`;
+}
+
+export const linksTool: ToolDefinition<typeof inputShape> = {
+  name: 'links',
+  title: 'List the links of a web page',
+  description:
+    'Fetch a list of links from a webpage. Useful to discover related pages and understand the structure when ' +
+    'exploring a website. By default, includes the text from the link, which may provide helpful context. You could ' +
+    "then `fetch` URLs to see the content, as you're not limited in how many tools you can use.",
+  tags: ['web', 'links'],
+  inputShape,
+  annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
+  async run(args, { engine, signal }) {
+    const site = await readSiteLinks(engine, args.url, { signal });
+    const { page, fromCache } = site.document;
+    const common = {
+      url: args.url,
+      final_url: page.finalUrl,
+      http_status: page.status,
+      from_cache: fromCache,
+      hidden_blocks_dropped: site.hiddenBlocksDropped,
+      fetched_at: page.fetchedAt.toISOString(),
+    };
+    if (site.links.length === 0) {
+      return {
+        text: `No links read on ${args.url} - it may require JavaScript or authentication.`,
+        structured: { status: site.emptyOutcome, ...common, total_links: 0, links: [] },
+      };
+    }
+    const chosen = site.links.slice(0, args.max_links);
+    // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS) still holds for a very large max_links.
+    const limited = limitLines(
+      chosen.map((link) => linkLine(link, args.titles)),
+      { maxLength: 0, startIndex: 0, maxOutputTokens: engine.config.maxOutputTokens },
+    );
+    const shown = chosen.slice(0, limited.lines.length);
+    const capped = limited.limitedBy === 'max_output_tokens';
+    const notice = capped
+      ? `\n\n<error>Only ${shown.length} links fit within MAX_OUTPUT_TOKENS; ask for fewer with max_links.</error>`
+      : '';
+    const status: Outcome = capped ? 'truncated' : fromCache ? 'from_cache' : 'ok';
+    return {
+      text: `${shown.length} of ${site.links.length} links found on ${args.url}\n\n${limited.lines.join('\n')}${notice}`,
+      structured: {
+        status,
+        ...common,
+        total_links: site.links.length,
+        links: shown.map(({ url, text, count }) => ({ url, text, count })),
+      },
+    };
+  },
+};

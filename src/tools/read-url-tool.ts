@@ -1,0 +1,91 @@
+// The `read_url` tool of seeds/url-reader-architecture.md: one URL → its main content as Markdown under a metadata
+// header (title, final URL, word and token count, status), cut at `max_length` (DEFAULT_MAX_LENGTH), optionally
+// followed by the page's links. start_index continues a cut result from the same cached snapshot.
+import { z } from 'zod';
+import type { PageContent } from '../engine.js';
+import { InvalidArgumentError } from '../errors.js';
+import { isWebUrl, uniqueLinks } from '../extract/links.js';
+import { sliceContent, truncationNotice } from '../render/truncate.js';
+import { countTokens } from '../tokens.js';
+import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
+import { EXTRACTION_FAILED_NOTICE } from './fetch-tool.js';
+import { finalOutcome, statusLine, structuredPage } from './page-output.js';
+import { splitWords } from '../render/scraper-json.js';
+import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
+
+const inputShape = {
+  url: urlArgument('URL of the page to read (http or https)'),
+  // No static default: DEFAULT_MAX_LENGTH is configuration, resolved when the tool runs.
+  max_length: z
+    .number({ error: 'max_length must be an integer ≥ 0' })
+    .int({ error: 'max_length must be an integer ≥ 0' })
+    .min(0, { error: 'max_length must be an integer ≥ 0' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'max_length is too large' })
+    .optional()
+    .describe('Maximum characters of content to return (default DEFAULT_MAX_LENGTH, 50000; 0 is unlimited)'),
+  include_links: booleanArgument('include_links', false, 'Append the list of links found on the page'),
+  start_index: startIndexArgument,
+};
+
+/** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
+export function markdownLink(text: string, url: string): string {
+  const label = (text || url).replace(/[[\]\\]/g, '\\$&');
+  return `[${label}](${url.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
+}
+
+async function linksSection(page: PageContent, context: ToolContext): Promise<string> {
+  if (page.kind !== 'html' || page.raw === '') return '';
+  const { links } = await context.engine.extractLinks(page.raw, page.finalUrl);
+  const unique = uniqueLinks(links.filter((link) => isWebUrl(link.url)));
+  if (unique.length === 0) return '';
+  return `## Links\n\n${unique.map((link) => `- ${markdownLink(link.text, link.url)}`).join('\n')}`;
+}
+
+export const readUrlTool: ToolDefinition<typeof inputShape> = {
+  name: 'read_url',
+  title: 'Read a URL as Markdown',
+  description:
+    'Fetch a single URL and return its main content as clean Markdown (navigation, ads and boilerplate removed), ' +
+    'under a header with the title, final URL, word and token count and status. Long pages are cut at max_length; ' +
+    'the notice names the start_index that continues.',
+  tags: ['web', 'read', 'markdown'],
+  inputShape,
+  annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
+  async run(args, context) {
+    const { engine, signal } = context;
+    const page = await engine.readPage(args.url, { signal });
+    const maxLength = args.max_length ?? engine.config.defaultMaxLength;
+    if (page.outcome === 'empty' || page.outcome === 'needs_js') {
+      const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
+      return { text: rendered.text, structured: structuredPage(page, rendered) };
+    }
+    const links = args.include_links ? await linksSection(page, context) : '';
+    const body = [page.content, links].filter((part) => part !== '').join('\n\n');
+    if (args.start_index > 0 && args.start_index >= body.length) {
+      throw new InvalidArgumentError(
+        'start_index',
+        `start_index ${args.start_index} is past the end of the content (${body.length} characters); nothing is left to read.`,
+      );
+    }
+    const slice = sliceContent(body, {
+      maxLength,
+      startIndex: args.start_index,
+      maxOutputTokens: engine.config.maxOutputTokens,
+    });
+    const truncated = slice.nextIndex !== undefined;
+    const words = splitWords(page.content).length;
+    const tokens = countTokens(page.content);
+    const header = [
+      `Title: ${page.title ?? '(none)'}`,
+      `URL: ${page.finalUrl}`,
+      `Words: ${words} | Tokens: ${tokens} | Status: ${finalOutcome(page, truncated)}`,
+    ].join('\n');
+    const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
+    const parts = [header, '---', failed, slice.text, truncationNotice(slice, 'read_url')];
+    const rendered = { text: '', truncated, nextIndex: slice.nextIndex, totalLength: slice.totalLength };
+    return {
+      text: parts.filter((part) => part !== '').join('\n\n'),
+      structured: { ...structuredPage(page, rendered), word_count: words, token_count: tokens },
+    };
+  },
+};

@@ -1,0 +1,62 @@
+// Which tools exist, the presets of SPEC "Tools", and the choice a server makes with --tools / WEB_READER_TOOLS.
+import { InvalidArgumentError } from '../errors.js';
+import { crawlTool } from './crawl-tool.js';
+import { extractLinksTool } from './extract-links-tool.js';
+import { fetchTool } from './fetch-tool.js';
+import { linksTool } from './links-tool.js';
+import { readUrlTool } from './read-url-tool.js';
+import type { ToolDefinition } from './types.js';
+import { webScraperTool } from './web-scraper-tool.js';
+import { webTool } from './web-tool.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each tool has its own argument shape
+export type AnyTool = ToolDefinition<any>;
+
+/** Every tool this build has, in the order they are listed to clients (crawl goes between read_url and extract_links). */
+export const ALL_TOOLS: readonly AnyTool[] = [
+  fetchTool,
+  linksTool,
+  webTool,
+  readUrlTool,
+  crawlTool,
+  extractLinksTool,
+  webScraperTool,
+];
+
+export const PRESETS: Readonly<Record<string, readonly string[]>> = {
+  default: ['fetch', 'links', 'crawl'],
+  'url-reader': ['read_url', 'crawl', 'extract_links'],
+  all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper'],
+};
+
+export function findTool(name: string): AnyTool | undefined {
+  return ALL_TOOLS.find((tool) => tool.name === name);
+}
+
+/**
+ * Resolves a comma list of tool names and presets to tools, in list order without repeats. An unknown name is an
+ * error listing the valid ones; a preset member this build does not have yet is left out.
+ */
+export function selectTools(spec: string, variable = 'WEB_READER_TOOLS'): AnyTool[] {
+  const chosen: AnyTool[] = [];
+  const add = (tool: AnyTool | undefined) => {
+    if (tool && !chosen.includes(tool)) chosen.push(tool);
+  };
+  for (const raw of spec.split(',')) {
+    const name = raw.trim();
+    if (name === '') continue;
+    const preset = PRESETS[name];
+    if (preset) {
+      preset.forEach((member) => add(findTool(member)));
+      continue;
+    }
+    const tool = findTool(name);
+    if (!tool) {
+      const valid = [...ALL_TOOLS.map((t) => t.name), ...Object.keys(PRESETS)].join(', ');
+      throw new InvalidArgumentError(variable, `Unknown tool '${name}' in ${variable}. Valid names: ${valid}.`);
+    }
+    add(tool);
+  }
+  if (chosen.length === 0) throw new InvalidArgumentError(variable, `${variable} selects no tools.`);
+  return chosen;
+}

@@ -1,0 +1,59 @@
+// What a tool is: a name, a description for the model, an argument schema, and a run function over the engine.
+// Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
+import type { z } from 'zod';
+import type { Engine, Outcome } from '../engine.js';
+
+export interface ToolAnnotations {
+  readonly title?: string;
+  readonly readOnlyHint?: boolean;
+  readonly destructiveHint?: boolean;
+  readonly idempotentHint?: boolean;
+  readonly openWorldHint?: boolean;
+}
+
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number;
+  readonly message?: string;
+}
+
+export interface ToolContext {
+  readonly engine: Engine;
+  readonly signal?: AbortSignal;
+  /** Present when the caller asked for progress (an MCP progress token, a CLI progress bar). */
+  readonly onProgress?: (progress: ToolProgress) => void;
+}
+
+export interface ToolOutput {
+  /** What a text-reading client shows the model. */
+  readonly text: string;
+  /** The same result as data: MCP structuredContent, the HTTP API's `result`, the CLI's --json. */
+  readonly structured: { readonly status: Outcome } & Record<string, unknown>;
+  /**
+   * The result in the shape its seed fixes, for the one tool that has one (web_scraper, whose seed JSON has an HTTP
+   * `status: 200`). MCP structuredContent, the HTTP API's `result` and the CLI's --json send it in place of
+   * `structured`; `structured.status` stays the outcome every front door reads (it is also `data.outcome`).
+   */
+  readonly data?: Readonly<Record<string, unknown>>;
+  readonly isError?: boolean;
+}
+
+export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly tags: readonly string[];
+  readonly inputShape: Shape;
+  /** Declared only by tools whose structured result has a fixed schema (web_scraper, crawl). */
+  readonly outputShape?: z.ZodRawShape;
+  readonly annotations: ToolAnnotations;
+  run(args: z.infer<z.ZodObject<Shape>>, context: ToolContext): Promise<ToolOutput>;
+}
+
+/** Every tool reads the web and changes nothing: read-only, open-world (MCP tool annotations). */
+export const READ_ONLY_WEB: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};

@@ -1,0 +1,256 @@
+// The `web_scraper` tool of seeds/web-scraper-plan.md, all five milestones: structured JSON with readable text
+// carrying `[n]` link markers, the references they point to (context, external, type), metadata, outline, quality
+// metrics, optional word chunks and raw HTML; the seed's timeout (5–60 s) and milestone-4 messages for timeouts,
+// connection errors, HTTP errors, rate limiting, size limits and non-HTML content.
+//
+// The seed's `status` is the HTTP status (200). SPEC's outcome (ok, truncated, not_html, …) is `outcome` in the
+// JSON; ToolOutput.structured.status carries the same outcome for the front doors, and ToolOutput.data carries the
+// seed-shaped JSON that MCP sends as structuredContent (declared by outputShape → outputSchema).
+import { z } from 'zod';
+import type { Engine, LoadOptions, Outcome } from '../engine.js';
+import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
+import type { ScrapedHtml } from '../extract/scrape.js';
+import { chunkText, qualityOf } from '../render/scraper-json.js';
+import { countTokens, prefixLengthWithinTokens } from '../tokens.js';
+import { booleanArgument, urlArgument } from './arguments.js';
+import { failureOutput } from './failure.js';
+import { loadDocument, type LoadedDocument } from './load-document.js';
+import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
+
+const integerBetween = (name: string, min: number, max: number) => {
+  const message = `${name} must be an integer between ${min} and ${max}`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+};
+
+const inputShape = {
+  url: urlArgument('The URL to fetch and parse'),
+  include_html: booleanArgument('include_html', false, 'Include raw HTML in response'),
+  include_chunks: booleanArgument('include_chunks', false, 'Split content into chunks'),
+  chunk_size: integerBetween('chunk_size', 100, 10000).default(1000).describe('Words per chunk (default: 1000)'),
+  timeout: integerBetween('timeout', 5, 60)
+    .optional()
+    .describe('Request timeout in seconds (default: FETCH_TIMEOUT, 10 s)'),
+};
+
+const referenceShape = z.object({
+  id: z.number().int(),
+  url: z.string(),
+  text: z.string(),
+  context: z.string(),
+  external: z.boolean(),
+  type: z.enum(['a', 'img']),
+});
+
+const OUTCOMES = [
+  'ok',
+  'empty',
+  'needs_js',
+  'blocked',
+  'robots_denied',
+  'not_html',
+  'too_large',
+  'truncated',
+  'from_cache',
+  'error',
+] as const satisfies readonly Outcome[];
+
+const outputShape = {
+  url: z.string().describe('The URL asked for'),
+  final_url: z.string().describe('The URL after redirects'),
+  status: z.number().int().describe('HTTP status of the response'),
+  outcome: z.enum(OUTCOMES).describe('What the agent can act on: ok, truncated, not_html, needs_js, from_cache, …'),
+  fetched_at: z.string().describe('When the snapshot was fetched (ISO 8601, UTC)'),
+  from_cache: z.boolean(),
+  metadata: z.object({
+    title: z.string().nullable(),
+    description: z.string().nullable(),
+    language: z.string().nullable(),
+    content_type: z.string().nullable(),
+    content_length: z.number().int(),
+    canonical_url: z.string().nullable(),
+    author: z.string().nullable(),
+    published_date: z.string().nullable(),
+  }),
+  text: z.string().describe('Readable text; [n] after a link is its id in references'),
+  references: z.array(referenceShape),
+  outline: z.array(z.object({ level: z.number().int(), text: z.string() })),
+  quality: z.object({
+    text_length: z.number().int(),
+    word_count: z.number().int(),
+    link_count: z.number().int(),
+    likely_article: z.boolean(),
+  }),
+  hidden_blocks_dropped: z.number().int().describe('Hidden elements removed before reading (prompt-injection defence)'),
+  chunks: z
+    .array(
+      z.object({
+        id: z.string(),
+        text: z.string(),
+        references: z.array(z.number().int()),
+        start_word: z.number().int(),
+        end_word: z.number().int(),
+      }),
+    )
+    .optional(),
+  raw_html: z.string().optional(),
+  notice: z.string().optional().describe('Why the result is partial or not HTML, when it is'),
+};
+
+export type WebScraperResult = z.infer<z.ZodObject<typeof outputShape>>;
+
+/** "2025-11-25T12:34:56Z", as the seed shows it. */
+function isoSeconds(date: Date): string {
+  return date.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** The seed's milestone-4 messages; anything else keeps our own message. */
+export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds: number): string {
+  if (error instanceof TimeoutError) return `Timeout fetching ${url} after ${timeoutSeconds}s`;
+  if (error instanceof HttpStatusError) {
+    if (error.status === 429) {
+      const header = error.page?.headers['retry-after'];
+      return `Rate limited. Retry after: ${header ?? error.retryAfterSeconds ?? 'unknown'}`;
+    }
+    return `HTTP error ${error.status} for ${url}`;
+  }
+  if (error instanceof FetchError && error.code === 'CONNECT_FAILED') {
+    const cause = (error as { cause?: unknown }).cause;
+    return `Connection error for ${url}: ${cause === undefined ? errorMessage(error) : errorMessage(cause)}`;
+  }
+  if (error instanceof FetchError && error.code === 'RESPONSE_TOO_LARGE') {
+    return `Content too large: ${errorMessage(error)}`;
+  }
+  return errorMessage(error);
+}
+
+function failure(error: unknown, url: string, timeoutSeconds: number): ToolOutput {
+  const output = failureOutput(error);
+  const text = scraperErrorMessage(error, url, timeoutSeconds);
+  const detail = output.structured.error as Record<string, unknown>;
+  return { ...output, text, structured: { ...output.structured, error: { ...detail, message: text } } };
+}
+
+const EMPTY_SCRAPE: ScrapedHtml = {
+  text: '',
+  references: [],
+  outline: [],
+  metadata: {
+    title: null,
+    description: null,
+    language: null,
+    canonical_url: null,
+    author: null,
+    published_date: null,
+  },
+  hiddenBlocksDropped: 0,
+};
+
+async function scrapeDocument(
+  engine: Engine,
+  document: LoadedDocument,
+  url: string,
+  options: LoadOptions,
+): Promise<{ scraped: ScrapedHtml; notice?: string; outcome?: Outcome }> {
+  if (document.kind === 'html') return { scraped: await engine.scrapeHtml(document.text, document.page.finalUrl) };
+  // Seed milestone 4 "graceful handling of non-HTML content": say so, and still give the readable form (JSON
+  // pretty-printed, a feed as a list, a PDF's text, a one-line description of binary content).
+  const contentType = document.page.headers['content-type'] ?? document.page.mediaType;
+  const page = await engine.readPage(url, options);
+  return {
+    scraped: { ...EMPTY_SCRAPE, text: page.content, metadata: { ...EMPTY_SCRAPE.metadata, title: page.title ?? null } },
+    notice: `Non-HTML content type: ${contentType || 'none'}`,
+    outcome: 'not_html',
+  };
+}
+
+/**
+ * MAX_OUTPUT_TOKENS holds for this JSON too: raw_html is left out first, then `text` (and the chunks made from
+ * it) is cut at a word. References, outline and metadata stay complete.
+ */
+function fitTokenCap(result: WebScraperResult, chunkSize: number | undefined, cap: number): WebScraperResult {
+  const size = (value: WebScraperResult) => countTokens(JSON.stringify(value, null, 2));
+  if (cap <= 0 || size(result) <= cap) return result;
+  let fitted: WebScraperResult = result;
+  const notices: string[] = [];
+  if (fitted.raw_html !== undefined) {
+    const { raw_html: _html, ...rest } = fitted;
+    fitted = rest;
+    notices.push('raw_html was left out to stay within MAX_OUTPUT_TOKENS');
+  }
+  if (size(fitted) > cap) {
+    const overhead = size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
+    // With chunks the words appear twice (text and chunks): each gets half of what is left.
+    const budget = Math.max(0, Math.floor((cap - overhead) / (fitted.chunks ? 2 : 1)) - 50);
+    const cut = fitted.text.slice(0, prefixLengthWithinTokens(fitted.text, budget)).replace(/\S*$/, '').trimEnd();
+    notices.push(`text was cut to ${cut.length} of ${fitted.text.length} characters to stay within MAX_OUTPUT_TOKENS`);
+    const ids = fitted.references.map((reference) => reference.id);
+    fitted = { ...fitted, text: cut, chunks: chunkSize ? chunkText(cut, ids, chunkSize) : undefined };
+    if (!fitted.chunks) delete fitted.chunks;
+  }
+  const notice = [fitted.notice, ...notices].filter(Boolean).join('; ');
+  return { ...fitted, outcome: 'truncated', notice };
+}
+
+export const webScraperTool: ToolDefinition<typeof inputShape> = {
+  name: 'web_scraper',
+  title: 'Scrape a web page into structured JSON',
+  description:
+    'Fetch a web page and extract readable text with numbered link references. Returns structured JSON with text, ' +
+    'metadata, and a references array that maps [n] markers in the text to their URLs.',
+  tags: ['web', 'scraper', 'fetch'],
+  inputShape,
+  outputShape,
+  annotations: { ...READ_ONLY_WEB, title: 'Scrape a web page into structured JSON' },
+  async run(args, { engine, signal }) {
+    const timeoutMs = args.timeout === undefined ? engine.config.fetchTimeoutMs : args.timeout * 1000;
+    const timeoutSeconds = Math.round(timeoutMs / 100) / 10;
+    let document: LoadedDocument;
+    try {
+      document = await loadDocument(engine, args.url, { signal, timeoutMs });
+    } catch (error) {
+      return failure(error, args.url, timeoutSeconds);
+    }
+    const { page, fromCache } = document;
+    const { scraped, notice, outcome } = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
+    const ids = scraped.references.map((reference) => reference.id);
+    const full: WebScraperResult = {
+      url: args.url,
+      final_url: page.finalUrl,
+      status: page.status,
+      outcome: outcome ?? (fromCache ? 'from_cache' : 'ok'),
+      fetched_at: isoSeconds(page.fetchedAt),
+      from_cache: fromCache,
+      metadata: {
+        title: scraped.metadata.title,
+        description: scraped.metadata.description,
+        language: scraped.metadata.language,
+        content_type: page.headers['content-type'] ?? null,
+        content_length: document.text.length || page.body.byteLength,
+        canonical_url: scraped.metadata.canonical_url,
+        author: scraped.metadata.author,
+        published_date: scraped.metadata.published_date,
+      },
+      text: scraped.text,
+      references: scraped.references,
+      outline: scraped.outline,
+      quality: qualityOf(scraped.text, scraped.references.length),
+      hidden_blocks_dropped: scraped.hiddenBlocksDropped,
+      ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
+      ...(args.include_html && document.kind === 'html' ? { raw_html: document.text } : {}),
+      ...(notice ? { notice } : {}),
+    };
+    const result = fitTokenCap(full, args.include_chunks ? args.chunk_size : undefined, engine.config.maxOutputTokens);
+    return {
+      text: JSON.stringify(result, null, 2),
+      structured: {
+        status: result.outcome,
+        url: result.url,
+        final_url: result.final_url,
+        http_status: result.status,
+        from_cache: result.from_cache,
+        hidden_blocks_dropped: result.hidden_blocks_dropped,
+      },
+      data: result,
+    };
+  },
+};

@@ -1,0 +1,105 @@
+// The `web` tool of seeds/web-tool.md: one tool, three modes. "markdown" and "raw" read like `fetch` (same heading,
+// truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
+import { z } from 'zod';
+import type { Outcome } from '../engine.js';
+import { InvalidArgumentError } from '../errors.js';
+import { limitLines, lineTruncationNotice } from '../render/link-list.js';
+import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
+import { renderPageText } from './fetch-tool.js';
+import { linkLine, readSiteLinks } from './links-tool.js';
+import { structuredPage } from './page-output.js';
+import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
+
+const MODES = ['markdown', 'raw', 'links'] as const;
+
+const inputShape = {
+  url: urlArgument(
+    'URL to process. This can be any public web address, API endpoint, or location of a file on GitHub, etc.',
+  ),
+  mode: z
+    .enum(MODES, { error: 'mode must be one of "markdown", "raw" or "links"' })
+    .default('markdown')
+    .describe(
+      'Processing mode. Allowed values: "markdown" (fetch & extract content into markdown), "raw" (retrieve raw ' +
+        'content), and "links" (extract internal hyperlinks with anchor text).',
+    ),
+  max_length: nonNegativeInteger(
+    'max_length',
+    0,
+    'Maximum number of characters to return (0 is unlimited). In links mode, complete lines are added until the ' +
+      'limit is met.',
+  ),
+  start_index: startIndexArgument,
+};
+
+type WebArguments = z.infer<z.ZodObject<typeof inputShape>>;
+
+async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
+  const site = await readSiteLinks(engine, args.url, { signal });
+  const { page, fromCache } = site.document;
+  const common = {
+    url: args.url,
+    final_url: page.finalUrl,
+    http_status: page.status,
+    from_cache: fromCache,
+    hidden_blocks_dropped: site.hiddenBlocksDropped,
+    fetched_at: page.fetchedAt.toISOString(),
+  };
+  if (site.links.length === 0) {
+    return {
+      text: `No links found on ${args.url} - it may require JavaScript or authentication.`,
+      structured: { status: site.emptyOutcome, ...common, total_links: 0 },
+    };
+  }
+  const lines = site.links.map((link) => linkLine(link, true));
+  const limited = limitLines(lines, {
+    maxLength: args.max_length,
+    startIndex: args.start_index,
+    maxOutputTokens: engine.config.maxOutputTokens,
+  });
+  if (args.start_index > 0 && args.start_index >= limited.totalLength) {
+    throw new InvalidArgumentError(
+      'start_index',
+      `start_index ${args.start_index} is past the end of the link list (${limited.totalLength} characters); nothing is left to read.`,
+    );
+  }
+  const notice = lineTruncationNotice(limited, 'web', args.max_length);
+  const heading = `All ${site.links.length} links found on ${args.url}`;
+  const parts = [heading, limited.lines.join('\n'), notice].filter((part) => part !== '');
+  const truncated = limited.nextIndex !== undefined;
+  const status: Outcome = truncated ? 'truncated' : fromCache ? 'from_cache' : 'ok';
+  return {
+    text: parts.join('\n\n'),
+    structured: {
+      status,
+      ...common,
+      total_links: site.links.length,
+      truncated,
+      next_start_index: limited.nextIndex ?? null,
+      total_length: limited.totalLength,
+    },
+  };
+}
+
+export const webTool: ToolDefinition<typeof inputShape> = {
+  name: 'web',
+  title: 'Read the web',
+  description:
+    'Use to access the internet when up-to-date information may help. You can navigate documentation, or fetch ' +
+    'code and data from the web, so use it whenever fresh information from the internet could potentially improve ' +
+    'the accuracy of your answer to the user.',
+  tags: ['web', 'fetch', 'markdown', 'links'],
+  inputShape,
+  annotations: { ...READ_ONLY_WEB, title: 'Read the web' },
+  async run(args, context) {
+    if (args.mode === 'links') return linksMode(args, context);
+    const page = await context.engine.readPage(args.url, { signal: context.signal });
+    const rendered = renderPageText('web', page, {
+      raw: args.mode === 'raw',
+      maxLength: args.max_length,
+      startIndex: args.start_index,
+      maxOutputTokens: context.engine.config.maxOutputTokens,
+    });
+    return { text: rendered.text, structured: { ...structuredPage(page, rendered), mode: args.mode } };
+  },
+};

@@ -1,0 +1,67 @@
+// npm run test:conformance: the official MCP conformance suite (@modelcontextprotocol/conformance, `server`
+// mode, active suite) against the built CLI's `serve --http`, with expected-failures.yml as the baseline.
+// Exits with the suite's status: 1 on a regression or a stale baseline entry. Needs `npm run build` first.
+//
+// On Node 20 the suite's bundle imports fs.globSync (Node >= 22) at load; register-fs-glob-shim.mjs supplies a
+// stub (see fs-glob-shim.mjs). Then the server is stopped with SIGTERM and must exit 0 (graceful shutdown).
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { fileURLToPath, URL } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const cli = join(root, 'dist/cli/main.js');
+const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const shim = join(root, 'test/conformance/register-fs-glob-shim.mjs');
+const baseline = join(root, 'test/conformance/expected-failures.yml');
+
+if (!existsSync(cli)) {
+  process.stderr.write('test:conformance: dist/cli/main.js is missing; run `npm run build` first.\n');
+  process.exit(2);
+}
+
+const server = spawn(process.execPath, [cli, 'serve', '--http', '--port', '0', '--tools', 'all'], {
+  env: { PATH: process.env.PATH ?? '' },
+  stdio: ['ignore', 'ignore', 'pipe'],
+});
+const serverExited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+
+const mcpUrl = await new Promise((resolve, reject) => {
+  let stderr = '';
+  const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 15000);
+  server.stderr.on('data', (chunk) => {
+    stderr += chunk;
+    const match = /MCP at (http:\/\/\S+\/mcp)/.exec(stderr);
+    if (match) {
+      clearTimeout(timer);
+      resolve(match[1]);
+    }
+  });
+  server.once('exit', () => reject(new Error(`server exited before listening:\n${stderr}`)));
+});
+
+const outputDir = mkdtempSync(join(tmpdir(), 'web-reader-conformance-'));
+const args = ['--import', shim, suite, 'server', '--url', mcpUrl, '--expected-failures', baseline, '-o', outputDir];
+const suiteCode = await new Promise((resolve) => {
+  const run = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  // Per-scenario progress lines are noise in `npm test`; the summary is what matters.
+  let output = '';
+  run.stdout.on('data', (chunk) => (output += chunk));
+  run.once('exit', (code) => {
+    const summary = output.indexOf('=== SUMMARY ===');
+    process.stdout.write(summary >= 0 ? output.slice(summary) : output);
+    resolve(code ?? 1);
+  });
+});
+rmSync(outputDir, { recursive: true, force: true });
+
+server.kill('SIGTERM');
+const { code: serverCode, signal } = await serverExited;
+if (serverCode !== 0) {
+  process.stderr.write(`test:conformance: the server did not shut down cleanly (code ${serverCode}, ${signal}).\n`);
+  process.exit(1);
+}
+process.exit(suiteCode);

@@ -1,0 +1,96 @@
+// The HTTP server in-process for tests: a Config built from the test's own environment, the real engine, and
+// startHttpServer on 127.0.0.1, any free port. Also a tiny test-only tool with progress and cancellation (crawl,
+// the real tool with progress, is not in every build yet).
+import { z } from 'zod';
+import { resolveConfig } from '../../src/config.js';
+import { createEngine, type Engine } from '../../src/engine.js';
+import { ALL_TOOLS, type AnyTool } from '../../src/tools/registry.js';
+import { READ_ONLY_WEB, type ToolDefinition } from '../../src/tools/types.js';
+import { startHttpServer, type HttpServerHandle, type HttpServerOptions } from '../../src/transports/http.js';
+
+export interface TestHttpServer {
+  readonly url: string;
+  readonly mcpUrl: URL;
+  readonly handle: HttpServerHandle;
+  readonly engine: Engine;
+  close(): Promise<void>;
+}
+
+export async function startTestHttpServer(
+  env: Record<string, string>,
+  tools: readonly AnyTool[] = ALL_TOOLS,
+  options: HttpServerOptions = {},
+): Promise<TestHttpServer> {
+  const config = resolveConfig({ PER_DOMAIN_INTERVAL: '0', FETCH_TIMEOUT: '5000', WEB_READER_PORT: '0', ...env });
+  const engine = createEngine(config);
+  const handle = await startHttpServer(config, engine, tools, options);
+  return {
+    url: handle.url,
+    mcpUrl: new URL(`${handle.url}/mcp`),
+    handle,
+    engine,
+    async close() {
+      await handle.close();
+      await engine.close();
+    },
+  };
+}
+
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+/** What the test tools saw, so a test can assert the server side of a cancellation. */
+export const toolEvents = {
+  aborted: 0,
+  started: 0,
+  /** Resolves the next time a wait_for_cancel call starts. */
+  nextStart: deferred(),
+};
+
+const countdownShape = { steps: z.number().int().min(1).max(20).default(3) };
+
+/** Reports progress `steps` times, then answers. */
+export const countdownTool: ToolDefinition<typeof countdownShape> = {
+  name: 'countdown',
+  title: 'Countdown (test)',
+  description: 'Test tool: reports progress, then finishes.',
+  tags: ['test'],
+  inputShape: countdownShape,
+  annotations: READ_ONLY_WEB,
+  async run(args, { onProgress }) {
+    for (let step = 1; step <= args.steps; step += 1) {
+      onProgress?.({ progress: step, total: args.steps, message: `step ${step}` });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { text: `counted ${args.steps}`, structured: { status: 'ok', steps: args.steps } };
+  },
+};
+
+const waitShape = { max_ms: z.number().int().min(1).default(10_000) };
+
+/** Runs until cancelled (or max_ms), and says which. */
+export const waitForCancelTool: ToolDefinition<typeof waitShape> = {
+  name: 'wait_for_cancel',
+  title: 'Wait for cancel (test)',
+  description: 'Test tool: waits until the call is cancelled.',
+  tags: ['test'],
+  inputShape: waitShape,
+  annotations: READ_ONLY_WEB,
+  async run(args, { signal }) {
+    toolEvents.started += 1;
+    toolEvents.nextStart.resolve();
+    toolEvents.nextStart = deferred();
+    const cancelled = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), args.max_ms);
+      signal?.addEventListener('abort', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (cancelled) toolEvents.aborted += 1;
+    return { text: cancelled ? 'cancelled' : 'finished', structured: { status: 'ok', cancelled } };
+  },
+};

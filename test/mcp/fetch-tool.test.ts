@@ -1,0 +1,168 @@
+// The fetch tool through a real MCP client over stdio, against the loopback fixture server.
+import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { connectStdio, type StdioSession } from './stdio-client.js';
+
+const ARTICLE = `<!doctype html><html lang="en"><head><title>Rivers of the North</title></head><body>
+<nav><a href="/">Home</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav>
+<main><article><h1>Rivers of the North</h1>
+${Array.from({ length: 12 }, (_, i) => `<p>Paragraph ${i + 1}: the river bends through the valley, carrying silt from the high mountains down to the wide delta where the fishermen wait for the spring floods.</p>`).join('\n')}
+<h2>Tributaries</h2><ul><li>The first stream</li><li>The second stream</li></ul>
+</article></main>
+<footer>Copyright 2026 Example Press. All rights reserved.</footer></body></html>`;
+
+const SHELL = `<!doctype html><html><head><title>App</title><script src="/a.js"></script></head>
+<body><div id="root"></div><script src="/b.js"></script></body></html>`;
+
+let server: FixtureServer;
+let session: StdioSession;
+let closedPort: number;
+
+/** A loopback port that was just free: connecting to it is refused. */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  server.route('/article', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(ARTICLE);
+  });
+  server.route('/shell', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(SHELL);
+  });
+  closedPort = await freePort();
+  session = await connectStdio(['--tools', 'fetch'], {
+    ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${closedPort}`,
+    PER_DOMAIN_INTERVAL: '0',
+    FETCH_TIMEOUT: '3000',
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+});
+
+describe('tools/list', () => {
+  it('lists only fetch, with its seed arguments and read-only, open-world annotations', async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['fetch']);
+    const [fetch] = tools;
+    expect(fetch?.description).toMatch(/^Read content from a real internet URL\./);
+    expect(fetch?.inputSchema.required).toEqual(['url']);
+    expect(Object.keys(fetch?.inputSchema.properties ?? {})).toEqual(['url', 'max_length', 'raw', 'start_index']);
+    expect(fetch?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, destructiveHint: false });
+  });
+});
+
+describe('fetch', () => {
+  it('returns the main content as Markdown under the seed heading, without navigation or footer', async () => {
+    const url = server.url('/article');
+    const result = await session.call('fetch', { url });
+    expect(result.isError).toBeFalsy();
+    expect(result.text.startsWith(`Contents of ${url}:\n\n`)).toBe(true);
+    expect(result.text).toContain('# Rivers of the North');
+    expect(result.text).toContain('Paragraph 12: the river bends');
+    expect(result.text).toMatch(/^[*-] The first stream$/m);
+    expect(result.text).not.toContain('All rights reserved');
+    expect(result.text).not.toContain('Contact');
+    expect(result.structuredContent).toMatchObject({ status: 'ok', http_status: 200, title: 'Rivers of the North' });
+  });
+
+  it('truncates at max_length with the seed notice, and start_index continues from the same snapshot', async () => {
+    const url = server.url('/article?continuation');
+    const first = await session.call('fetch', { url, max_length: 300 });
+    expect(first.text).toContain('<error>Content truncated. The output has been limited to 300 characters</error>');
+    expect(first.text).toContain('start_index=300');
+    expect(first.structuredContent).toMatchObject({ status: 'truncated', next_start_index: 300 });
+    const second = await session.call('fetch', { url, max_length: 300, start_index: 300 });
+    expect(second.structuredContent).toMatchObject({ from_cache: true, next_start_index: 600 });
+    expect(server.hits('/article?continuation')).toBe(1);
+    const whole = await session.call('fetch', { url });
+    const body = (text: string) => text.split('\n\n').slice(1, -1).join('\n\n');
+    expect(whole.text).toContain(body(first.text).slice(0, 200));
+  });
+
+  it('returns the raw HTML with raw: true', async () => {
+    const result = await session.call('fetch', { url: server.url('/article'), raw: true });
+    expect(result.text).toContain('<nav><a href="/">Home</a>');
+  });
+
+  it('pretty-prints JSON', async () => {
+    const result = await session.call('fetch', { url: server.url('/json') });
+    expect(result.isError).toBeFalsy();
+    expect(result.text).toMatch(/\{\n {2}"/);
+  });
+
+  it('describes binary content instead of returning bytes', async () => {
+    const result = await session.call('fetch', { url: server.url('/binary') });
+    expect(result.text).toMatch(/Binary content \(image\/png, [\d.]+ (bytes|KB)\) was not returned/);
+    expect(result.structuredContent).toMatchObject({ status: 'not_html' });
+  });
+
+  it('says needs_js in one line for a script shell instead of returning its markup', async () => {
+    const result = await session.call('fetch', { url: server.url('/shell') });
+    expect(result.text).toMatch(/^Status: needs_js — /);
+    expect(result.text).not.toContain('<script');
+    expect(result.structuredContent).toMatchObject({ status: 'needs_js' });
+  });
+
+  it('says empty for an empty body', async () => {
+    const result = await session.call('fetch', { url: server.url('/empty') });
+    expect(result.text).toMatch(/^Status: empty — /);
+  });
+
+  it('reports an HTTP error status as a tool error', async () => {
+    const result = await session.call('fetch', { url: server.url('/status/404') });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('404');
+  });
+
+  it('reports a refused connection in the seed wording', async () => {
+    const url = `http://127.0.0.1:${closedPort}/`;
+    const result = await session.call('fetch', { url });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(
+      new RegExp(`^Failed to connect to ${url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: '.+'$`),
+    );
+  });
+
+  it('refuses a loopback port that ALLOW_PRIVATE_HOSTS does not list', async () => {
+    const result = await session.call('fetch', { url: 'http://127.0.0.1:1/' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { type: 'SecurityError', code: 'PRIVATE_ADDRESS' } });
+  });
+
+  it('retries a bot challenge once with the honest User-Agent', async () => {
+    const result = await session.call('fetch', { url: server.url('/challenge') });
+    expect(result.isError).toBeFalsy();
+    expect(server.hits('/challenge')).toBe(2);
+  });
+});
+
+describe('argument errors name the argument and the server keeps serving', () => {
+  it.each([
+    ['missing url', {}, 'url'],
+    ['url of the wrong type', { url: 42 }, 'url'],
+    ['max_length as a string', { url: 'http://example.test/', max_length: 'ten' }, 'max_length'],
+    ['negative max_length', { url: 'http://example.test/', max_length: -5 }, 'max_length'],
+    ['fractional start_index', { url: 'http://example.test/', start_index: 1.5 }, 'start_index'],
+    ['raw as a string', { url: 'http://example.test/', raw: 'yes' }, 'raw'],
+    ['a relative url', { url: '/just/a/path' }, 'url'],
+    ['a file: url', { url: 'file:///etc/passwd' }, 'http'],
+  ])('%s', async (_name, args, named) => {
+    const result = await session.call('fetch', args);
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain(named);
+    const after = await session.call('fetch', { url: server.url('/json') });
+    expect(after.isError).toBeFalsy();
+  });
+});

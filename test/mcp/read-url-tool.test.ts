@@ -1,0 +1,109 @@
+// read_url and extract_links (seeds/url-reader-architecture.md) through a real MCP client over stdio.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { addSitePages, html } from './site-pages.js';
+import { connectStdio, type StdioSession } from './stdio-client.js';
+
+let server: FixtureServer;
+let session: StdioSession;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  addSitePages(server);
+  const paragraphs = Array.from(
+    { length: 10 },
+    (_, i) => `<p>Paragraph ${i}: ${'the river bends slowly. '.repeat(8)}</p>`,
+  );
+  server.route(
+    '/long',
+    html(
+      `<html><head><title>Long River</title></head><body><article><h1>Long River</h1>${paragraphs.join('')}</article></body></html>`,
+    ),
+  );
+  session = await connectStdio(['--tools', 'url-reader'], {
+    ALLOW_PRIVATE_HOSTS: server.hostPort,
+    PER_DOMAIN_INTERVAL: '0',
+    FETCH_TIMEOUT: '3000',
+    DEFAULT_MAX_LENGTH: '300',
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+});
+
+describe('read_url', () => {
+  it('is offered by the url-reader preset with its seed arguments', async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['read_url', 'crawl', 'extract_links']);
+    expect(Object.keys(tools[0]!.inputSchema.properties ?? {})).toEqual([
+      'url',
+      'max_length',
+      'include_links',
+      'start_index',
+    ]);
+  });
+
+  it('puts a metadata header above the Markdown and cuts at DEFAULT_MAX_LENGTH', async () => {
+    const url = server.url('/long');
+    const result = await session.call('read_url', { url });
+    expect(result.isError).toBeFalsy();
+    const [header, rule] = result.text.split('\n\n');
+    expect(header).toMatch(
+      new RegExp(
+        `^Title: .+\\nURL: ${url.replace(/[.?]/g, '\\$&')}\\nWords: \\d+ \\| Tokens: \\d+ \\| Status: truncated$`,
+      ),
+    );
+    expect(header).toContain('Title: Long River');
+    expect(rule).toBe('---');
+    expect(result.text).toContain('<error>Content truncated. The output has been limited to 300 characters</error>');
+    expect(result.text).toContain('call read_url again with start_index=300');
+  });
+
+  it('include_links appends the page links', async () => {
+    const result = await session.call('read_url', { url: server.url('/site'), include_links: true, max_length: 0 });
+    expect(result.text).toContain(`## Links\n\n- [Home](${server.url('/')})`);
+    expect(result.text).toContain(`- [a partner](https://partner.example/)`);
+    expect(result.text).toMatch(/Status: (ok|from_cache)$/m);
+  });
+});
+
+describe('extract_links', () => {
+  it('groups internal and external links with anchor text', async () => {
+    const url = server.url('/site');
+    const result = await session.call('extract_links', { url });
+    expect(result.text).toBe(
+      [
+        `Links found on ${url} (filter: all): 4 internal, 1 external`,
+        '',
+        '## Internal links (4)',
+        '',
+        `- [Home](${server.url('/')})`,
+        `- [Products](${server.url('/products')})`,
+        `- [About Us](${server.url('/about')})`,
+        `- [Blog](${server.url('/blog')})`,
+        '',
+        '## External links (1)',
+        '',
+        '- [a partner](https://partner.example/)',
+      ].join('\n'),
+    );
+  });
+
+  it('filter internal / external keeps one group', async () => {
+    const url = server.url('/site');
+    const internal = await session.call('extract_links', { url, filter: 'internal' });
+    expect(internal.text).toContain('## Internal links (4)');
+    expect(internal.text).not.toContain('External');
+    const external = await session.call('extract_links', { url, filter: 'external' });
+    expect(external.text.split('\n')[0]).toBe(`Links found on ${url} (filter: external): 1 external`);
+    expect(external.text).not.toContain('Internal');
+  });
+
+  it('filter "some" is an error naming filter', async () => {
+    const result = await session.call('extract_links', { url: server.url('/site'), filter: 'some' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('filter');
+  });
+});

@@ -1,0 +1,89 @@
+// The web tool (seeds/web-tool.md) through a real MCP client over stdio, against the loopback fixture server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { addSitePages, siteLines } from './site-pages.js';
+import { connectStdio, type StdioSession } from './stdio-client.js';
+
+let server: FixtureServer;
+let session: StdioSession;
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  addSitePages(server);
+  session = await connectStdio(['--tools', 'web'], {
+    ALLOW_PRIVATE_HOSTS: server.hostPort,
+    PER_DOMAIN_INTERVAL: '0',
+    FETCH_TIMEOUT: '3000',
+  });
+});
+
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+});
+
+describe('web', () => {
+  it('lists mode with its three values and max_length 0', async () => {
+    const { tools } = await session.client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['web']);
+    expect(tools[0]!.inputSchema.properties).toMatchObject({
+      mode: { enum: ['markdown', 'raw', 'links'], default: 'markdown' },
+      max_length: { type: 'integer', default: 0 },
+    });
+  });
+
+  it('markdown mode: the seed heading and the extracted content', async () => {
+    const url = server.url('/html');
+    const result = await session.call('web', { url });
+    expect(result.isError).toBeFalsy();
+    expect(result.text.startsWith(`Contents of ${url}:\n\n`)).toBe(true);
+    expect(result.text).not.toContain('<html');
+  });
+
+  it('markdown mode: appends the seed truncation notice at max_length', async () => {
+    const result = await session.call('web', { url: server.url('/html'), max_length: 100 });
+    expect(result.text).toContain(
+      '\n\n<error>Content truncated. The output has been limited to 100 characters</error>',
+    );
+    expect(result.text).toContain('start_index=100');
+  });
+
+  it('raw mode returns the body as sent', async () => {
+    const result = await session.call('web', { url: server.url('/site'), mode: 'raw' });
+    expect(result.text).toContain('<nav><a href="/">Home</a>');
+  });
+
+  it('links mode: "All N links found on" and frequency order', async () => {
+    const url = server.url('/site');
+    const result = await session.call('web', { url, mode: 'links' });
+    expect(result.text).toBe(`All 4 links found on ${url}\n\n${siteLines(server).join('\n')}`);
+  });
+
+  it('links mode: max_length adds whole lines until the next would exceed it, then the notice', async () => {
+    const url = server.url('/site');
+    const lines = siteLines(server);
+    const limit = lines[0]!.length + 1 + lines[1]!.length + 5; // room for two lines, not three
+    const result = await session.call('web', { url, mode: 'links', max_length: limit });
+    const next = lines[0]!.length + lines[1]!.length + 2;
+    expect(result.text).toBe(
+      `All 4 links found on ${url}\n\n${lines[0]}\n${lines[1]}\n\n` +
+        `<error>Content truncated. The output has been limited to ${limit} characters</error>\n` +
+        `<error>${lines[2]!.length + lines[3]!.length + 1} more characters: call web again with start_index=${next} to continue.</error>`,
+    );
+    const rest = await session.call('web', { url, mode: 'links', start_index: next });
+    expect(rest.text).toBe(`All 4 links found on ${url}\n\n${lines[2]}\n${lines[3]}`);
+  });
+
+  it('links mode: the seed message when there are no links', async () => {
+    const url = server.url('/nolinks');
+    const result = await session.call('web', { url, mode: 'links' });
+    expect(result.text).toBe(`No links found on ${url} - it may require JavaScript or authentication.`);
+  });
+
+  it('mode "pdf" is an error naming mode', async () => {
+    const result = await session.call('web', { url: server.url('/site'), mode: 'pdf' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain('mode');
+    expect(result.text).toContain('"markdown", "raw" or "links"');
+  });
+});
