@@ -160,7 +160,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
   // Normalised URLs a read page stands for (its own, its final URL, its canonical) → the page's URL.
   const readAs = new Map<string, string>();
   const robotsByOrigin = new Map<string, Promise<RobotsRules>>();
-  const nextStartByOrigin = new Map<string, number>();
+  const lastStartByOrigin = new Map<string, Promise<number>>();
   let tokensUsed = 0;
   let processed = 0;
   let stopReason: StopReason | undefined;
@@ -175,14 +175,25 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
     return rules;
   };
 
-  // Crawl-delay: request starts to one origin are spaced by the delay; the slot is reserved before waiting, so
-  // pages fetched in parallel queue up one delay apart.
+  // Crawl-delay: request starts to one origin are spaced by the delay. Each request waits for the previous one's
+  // actual start (not its planned one), so a late timer on a busy event loop delays the requests after it instead
+  // of squeezing the next gap.
   async function waitForTurn(url: string, delaySeconds: number): Promise<void> {
     const origin = new URL(url).origin;
     const delayMs = Math.min(delaySeconds, MAX_CRAWL_DELAY_SECONDS) * 1000;
-    const at = Math.max(now(), nextStartByOrigin.get(origin) ?? 0);
-    nextStartByOrigin.set(origin, at + delayMs);
-    if (at > now()) await sleep(at - now(), signal);
+    const previous = lastStartByOrigin.get(origin);
+    const turn = (async () => {
+      const previousStart = previous ? await previous : -Infinity;
+      const wait = previousStart + delayMs - now();
+      if (wait > 0) await sleep(wait, signal);
+      return now();
+    })();
+    // A cancelled wait ends the crawl; later waiters only need a time to count from.
+    lastStartByOrigin.set(
+      origin,
+      turn.catch(() => now()),
+    );
+    await turn;
   }
 
   async function visit(entry: Entry): Promise<TaskResult> {

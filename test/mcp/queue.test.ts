@@ -30,13 +30,14 @@ afterAll(async () => {
 });
 
 describe('queue', () => {
-  it('lists all six tools of this build for --tools all', async () => {
+  it('lists all seven tools for --tools all', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'fetch',
       'links',
       'web',
       'read_url',
+      'crawl',
       'extract_links',
       'web_scraper',
     ]);
