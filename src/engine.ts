@@ -39,6 +39,11 @@ export interface LoadOptions {
   readonly timeoutMs?: number;
 }
 
+export interface ReadOptions extends LoadOptions {
+  /** Also list an HTML page's links, from the same parse as its content (the crawler). */
+  readonly withLinks?: boolean;
+}
+
 export interface LoadedPage {
   readonly page: FetchedPage;
   readonly fromCache: boolean;
@@ -68,6 +73,8 @@ export interface PageContent {
   readonly markdownTwinUrl?: string;
   /** For an outcome other than ok: why, in words the agent reads (an encrypted or image-only PDF). */
   readonly statusDetail?: string;
+  /** With `withLinks`, for HTML whose content was extracted: its visible links and rel=canonical. */
+  readonly links?: ExtractedLinks;
 }
 
 export interface EngineIO {
@@ -82,7 +89,7 @@ export interface Engine {
   /** Fetches through the guard, or returns the cached snapshot; retries a bot wall once with the honest UA. */
   loadPage(url: string, options?: LoadOptions): Promise<LoadedPage>;
   /** loadPage, then turns the body into what a model reads. */
-  readPage(url: string, options?: LoadOptions): Promise<PageContent>;
+  readPage(url: string, options?: ReadOptions): Promise<PageContent>;
   /** Runs main-content extraction (off the main thread) on HTML the caller already has. */
   extractArticle(html: string, baseUrl: string): Promise<Article>;
   /** Every visible link of HTML the caller already has, resolved, in document order (off the main thread). */
@@ -181,7 +188,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     return { page, fromCache: false };
   }
 
-  async function readPage(url: string, options: LoadOptions = {}): Promise<PageContent> {
+  async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
     const { page, fromCache } = await loadPage(url, options);
     const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
     const base = {
@@ -254,7 +261,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     }
     let article: Article | undefined;
     try {
-      article = await extractor.extract(text, page.finalUrl);
+      article = await extractor.extract(text, page.finalUrl, { withLinks: options.withLinks });
     } catch (error) {
       // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
       if (!(error instanceof ExtractionError)) throw error;
@@ -280,6 +287,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
       extractionFailed,
       outcome: 'ok',
       hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
+      ...(article?.links ? { links: article.links } : {}),
     };
   }
 

@@ -65,6 +65,24 @@ const TREE: Record<string, FakePage> = {
 };
 
 describe('crawlSite', () => {
+  it('takes links the page read already listed instead of extracting them again', async () => {
+    const io = fakeIO(TREE);
+    let extracted = 0;
+    const crawl = await crawlSite(options({ maxPages: 3 }), {
+      ...io,
+      async readPage(url, signal) {
+        const page = await io.readPage(url, signal);
+        return { ...page, links: await io.extractLinks(page.html!, page.finalUrl) };
+      },
+      async extractLinks() {
+        extracted++;
+        return { links: [] };
+      },
+    });
+    expect(extracted).toBe(0);
+    expect(crawl.pages.map((page) => page.url)).toEqual([`${ORIGIN}/`, `${ORIGIN}/a`, `${ORIGIN}/b`]);
+  });
+
   it('reads breadth-first in the same order whatever the concurrency', async () => {
     const orders = [];
     for (const concurrency of [1, 3, 8]) {

@@ -21,15 +21,22 @@ export interface CrawlFetched {
   readonly content: string;
   /** The HTML to take links from; absent for other content types. */
   readonly html?: string;
+  /** The page's links when reading it already listed them; else they are taken from `html`. */
+  readonly links?: FoundLinks;
   /** Why the page has nothing to read (empty, needs JavaScript, binary), when so. */
   readonly unreadable?: { readonly code: string; readonly message: string };
+}
+
+export interface FoundLinks {
+  readonly links: readonly { readonly url: string }[];
+  readonly canonicalUrl?: string;
 }
 
 export interface CrawlIO {
   /** Fetches and reads one page; throws the fetch's error (HTTP status, refused address, timeout, …). */
   readPage(url: string, signal: AbortSignal): Promise<CrawlFetched>;
   /** The same link extraction as the `links` tool, plus the page's rel=canonical. */
-  extractLinks(html: string, baseUrl: string): Promise<{ links: { url: string }[]; canonicalUrl?: string }>;
+  extractLinks(html: string, baseUrl: string): Promise<FoundLinks>;
   /** The robots.txt rules for the URL's origin; throws only for a refused address or cancellation. */
   loadRobots(url: string, signal: AbortSignal): Promise<RobotsRules>;
   /** A sitemap, or an empty one when there is none. */
@@ -209,7 +216,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       const page = await io.readPage(entry.url, signal);
       if (page.unreadable) return { kind: 'error', entry, ...page.unreadable };
       if (!page.html) return { kind: 'page', entry, page, links: [], canonical: undefined };
-      const found = await io.extractLinks(page.html, page.finalUrl);
+      const found = page.links ?? (await io.extractLinks(page.html, page.finalUrl));
       return { kind: 'page', entry, page, links: found.links.map((link) => link.url), canonical: found.canonicalUrl };
     } catch (error) {
       if (signal.aborted) throw error;

@@ -2,6 +2,7 @@
 // Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
 import { renderMarkdown } from '../render/markdown.js';
 import { removeHidden } from './clean-hidden.js';
+import { listLinks, readCanonicalUrl, type ExtractedLinks } from './links.js';
 import { findMainContent, visibleTextLength } from './main-content.js';
 import { readMetadata } from './metadata.js';
 import { parseHtml } from './parse.js';
@@ -19,11 +20,15 @@ export interface Article {
   hiddenBlocksDropped: number;
   /** True when main-content detection failed and the whole cleaned body was rendered instead. */
   usedFallback: boolean;
+  /** With `withLinks`: the page's visible links, as `extractLinks` gives them, taken from the same parse. */
+  links?: ExtractedLinks;
 }
 
 export interface ExtractArticleOptions {
   /** The page's final URL after redirects; `<base href>` is resolved against it. */
   readonly baseUrl: string;
+  /** Also list the page's links (the crawler needs both; one parse instead of two). */
+  readonly withLinks?: boolean;
 }
 
 // Readability's retry rule, simplified: a first pass that found less than this much text probably threw the content
@@ -34,8 +39,14 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   const doc = parseHtml(html);
   // Metadata first: cleaning removes <head>.
   const { title, lang, baseUrl } = readMetadata(doc, options.baseUrl);
+  const canonicalUrl = options.withLinks ? readCanonicalUrl(doc, baseUrl) : undefined;
   // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
   const hiddenBlocksDropped = removeHidden(doc);
+  // The cleaned tree before detection cuts it down is exactly what extractLinks reads.
+  const links: ExtractedLinks | undefined = options.withLinks
+    ? { links: listLinks(doc, baseUrl), hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) }
+    : undefined;
+  const withLinks = links ? { links } : {};
   let main = findMainContent(doc, { stripUnlikely: true, title });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     // Detection mutates the tree, so the retry starts from the source again.
@@ -46,11 +57,12 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   }
   if (main) {
     const markdown = renderMarkdown(main.root, { baseUrl });
-    return { title, lang, markdown, textLength: main.textLength, hiddenBlocksDropped, usedFallback: false };
+    return { title, lang, markdown, textLength: main.textLength, hiddenBlocksDropped, usedFallback: false, ...withLinks };
   }
   // Detection found nothing: render the whole cleaned body (SPEC "Content": fall back as the seeds say).
   const fresh = parseHtml(html);
   removeHidden(fresh);
   const markdown = renderMarkdown(fresh, { baseUrl });
-  return { title, lang, markdown, textLength: visibleTextLength(fresh), hiddenBlocksDropped, usedFallback: true };
+  const textLength = visibleTextLength(fresh);
+  return { title, lang, markdown, textLength, hiddenBlocksDropped, usedFallback: true, ...withLinks };
 }

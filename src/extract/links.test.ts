@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { extractArticle } from './extract-article.js';
 import { extractLinks, isSameSite, rankLinks, resolveHref, siteOf, uniqueLinks } from './links.js';
 
 const PAGE = 'https://example.com/docs/page';
@@ -21,6 +22,24 @@ describe('extractLinks', () => {
     const { links, hiddenBlocksDropped } = extractLinks(html, PAGE);
     expect(links).toEqual([{ url: 'https://example.com/kept', text: 'kept' }]);
     expect(hiddenBlocksDropped).toBe(1);
+  });
+});
+
+describe('extractArticle withLinks', () => {
+  it('lists the same links, canonical and hidden count as extractLinks, from its one parse', () => {
+    const html = `<html><head><base href="/root/"><link rel="canonical" href="/canon"></head><body>
+      <nav><a href="/home">Home</a></nav><article><h1>Title</h1><p>${'Body text of the story. '.repeat(30)}
+      <a href="a">in text</a></p><p hidden><a href="/secret">secret</a></p></article>
+      <footer><a href="https://other.org/x">Other</a></footer></body></html>`;
+    const article = extractArticle(html, { baseUrl: PAGE, withLinks: true });
+    expect(article.links).toEqual(extractLinks(html, PAGE));
+    expect(article.links?.canonicalUrl).toBe('https://example.com/canon');
+    expect(article.links?.links.map((link) => link.url)).toEqual([
+      'https://example.com/home',
+      'https://example.com/root/a',
+      'https://other.org/x',
+    ]);
+    expect(extractArticle(html, { baseUrl: PAGE }).links).toBeUndefined();
   });
 });
 

@@ -75,16 +75,21 @@ export function listLinks(root: HtmlElement | HtmlDocument, baseUrl: string): Pa
   return links;
 }
 
+/** The page's `<link rel="canonical">`, resolved; read before cleaning removes `<head>`. */
+export function readCanonicalUrl(doc: HtmlDocument, baseUrl: string): string | undefined {
+  const canonical = findElement(
+    doc,
+    (el) => el.name === 'link' && /(?:^|\s)canonical(?:\s|$)/i.test(el.attribs.rel ?? '') && Boolean(el.attribs.href),
+  )?.attribs.href;
+  return canonical === undefined ? undefined : resolveHref(canonical, baseUrl);
+}
+
 /** HTML text → its visible links (the worker task behind `links`, `web` links mode and `extract_links`). */
 export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   const doc = parseHtml(html);
   // <base href> (resolved against the page URL), else the page URL: HTML §4.2.3. Read before cleaning removes <head>.
   const { baseUrl } = readMetadata(doc, pageUrl);
-  const canonical = findElement(
-    doc,
-    (el) => el.name === 'link' && /(?:^|\s)canonical(?:\s|$)/i.test(el.attribs.rel ?? '') && Boolean(el.attribs.href),
-  )?.attribs.href;
-  const canonicalUrl = canonical === undefined ? undefined : resolveHref(canonical, baseUrl);
+  const canonicalUrl = readCanonicalUrl(doc, baseUrl);
   const hiddenBlocksDropped = removeHidden(doc);
   return { links: listLinks(doc, baseUrl), hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };
 }

@@ -121,12 +121,13 @@ async function loadRobotsRules(engine: Engine, url: string, signal: AbortSignal)
 export function engineCrawlIO(engine: Engine): CrawlIO {
   return {
     async readPage(url, signal) {
-      const page = await engine.readPage(url, { signal });
+      const page = await engine.readPage(url, { signal, withLinks: true });
       return {
         finalUrl: page.finalUrl,
         title: page.title,
         content: page.content,
         ...(page.kind === 'html' && page.raw !== '' ? { html: page.raw } : {}),
+        ...(page.links ? { links: page.links } : {}),
         ...(page.outcome !== 'ok'
           ? { unreadable: { code: page.outcome.toUpperCase(), message: statusLine(page) } }
           : {}),

@@ -8,7 +8,8 @@ import type { ScrapedHtml } from '../extract/scrape.js';
 import { createWorkerPool } from './pool.js';
 
 export interface Extractor {
-  extract(html: string, baseUrl: string): Promise<Article>;
+  /** Main content as Markdown; with `withLinks`, the page's links from the same parse too. */
+  extract(html: string, baseUrl: string, options?: { withLinks?: boolean }): Promise<Article>;
   /** Every visible `<a href>`, resolved, in document order (links, web links mode, extract_links, crawl). */
   links(html: string, baseUrl: string): Promise<ExtractedLinks>;
   /** web_scraper's text with `[n]` markers, references, outline and metadata. */
@@ -31,7 +32,8 @@ const PDF_TIMEOUT_FACTOR = 6;
 export function createExtractor(config: Config, size = Math.max(1, Math.min(4, availableParallelism()))): Extractor {
   const pool = createWorkerPool(workerScript(), size);
   return {
-    extract: (html, baseUrl) => pool.run<Article>('article', { html, baseUrl }, config.extractTimeoutMs),
+    extract: (html, baseUrl, options) =>
+      pool.run<Article>('article', { html, baseUrl, withLinks: options?.withLinks }, config.extractTimeoutMs),
     links: (html, baseUrl) => pool.run<ExtractedLinks>('links', { html, baseUrl }, config.extractTimeoutMs),
     scrape: (html, baseUrl) => pool.run<ScrapedHtml>('scrape', { html, baseUrl }, config.extractTimeoutMs),
     readPdf: (bytes) => pool.run<PdfText>('pdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),

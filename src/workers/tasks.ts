@@ -5,7 +5,8 @@ import { extractLinks } from '../extract/links.js';
 import { scrapeHtml } from '../extract/scrape.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
-  article: (input: { html: string; baseUrl: string }) => extractArticle(input.html, { baseUrl: input.baseUrl }),
+  article: (input: { html: string; baseUrl: string; withLinks?: boolean }) =>
+    extractArticle(input.html, { baseUrl: input.baseUrl, withLinks: input.withLinks }),
   links: (input: { html: string; baseUrl: string }) => extractLinks(input.html, input.baseUrl),
   scrape: (input: { html: string; baseUrl: string }) => scrapeHtml(input.html, input.baseUrl),
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
