@@ -207,7 +207,6 @@ async function runChild(name) {
     let totalMs = 0;
     for (const page of pages) {
       const html = page.load();
-      globalThis.gc?.();
       const cpuStarted = process.cpuUsage();
       const started = performance.now();
       let markdown;
@@ -259,7 +258,7 @@ async function runChild(name) {
 // Parent: spawn one child per pipeline, print the table.
 
 function runInChild(name) {
-  const childArgs = ['--expose-gc', fileURLToPath(import.meta.url), '--child', name];
+  const childArgs = [fileURLToPath(import.meta.url), '--child', name];
   if (args.limit) childArgs.push('--limit', args.limit);
   if (args.dump) childArgs.push('--dump', args.dump);
   return new Promise((resolvePromise, reject) => {
@@ -279,7 +278,7 @@ function fmt(n, digits = 3) {
 async function main() {
   if (args.child) return runChild(args.child);
   const pipelines = args.only ? args.only.split(',') : ['ours', 'baseline'];
-  console.log(`command: node --expose-gc bench/extract.mjs ${process.argv.slice(2).join(' ')}`.trim());
+  console.log(`command: node bench/extract.mjs ${process.argv.slice(2).join(' ')}`.trim());
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, node ${process.version}`);
   console.log(`inputs:  ${NEWS} (${newsPages().length} pages), ${MULTI} (${multiPages().length} pages)`);
   console.log('');
@@ -302,9 +301,9 @@ async function main() {
   if (ours && base) {
     console.log('');
     console.log(
-      '| set | F1 ours − baseline | pages/s ours ÷ baseline | median ms baseline ÷ ours | peak RSS ours ÷ baseline |',
+      '| set | F1 ours − baseline | pages/s ours ÷ baseline | median ms baseline ÷ ours | pages per CPU-s ours ÷ baseline | peak RSS ours ÷ baseline |',
     );
-    console.log('|---|---:|---:|---:|---:|');
+    console.log('|---|---:|---:|---:|---:|---:|');
     for (const setName of Object.keys(ours.sets)) {
       const o = ours.sets[setName];
       const b = base.sets[setName];

@@ -18,14 +18,15 @@ export interface FindMainContentOptions {
   readonly title: string | undefined;
 }
 
-// Readability's patterns, plus consent/cookie/newsletter/share blocks.
+// Readability's patterns, plus consent/cookie/newsletter/share blocks. `hidden` counts only as a whole class name:
+// as part of one it is usually about a label or a widget state (`field--label-hidden`), not the block.
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscribe|share|sharing|paywall|promo/i;
 const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
 const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|cookie|consent|newsletter/i;
+  /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|cookie|consent|newsletter/i;
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
 
 /** Structural boilerplate, removed whatever its class says. */
@@ -223,6 +224,10 @@ function initialScore(el: HtmlElement): number {
 function scoreParagraphs(root: HtmlElement, stats: Map<HtmlElement, Node>, candidates: HtmlElement[]): void {
   const visit = (el: HtmlElement): void => {
     for (const child of el.children) if (isElement(child)) visit(child);
+    // Inline elements are scored as part of their block (its own text includes theirs); scoring them again counted
+    // the same words twice. The page title's <h1> is not prose: scoring it let a title block with a content-like
+    // class win (Readability leaves h1 out of its scored tags too).
+    if (el.name === 'h1' || !BLOCK_TAGS.has(el.name)) return;
     const own = ownText(el, stats);
     if (own.length < PARAGRAPH_MIN_CHARS) return;
     // A paragraph's worth: one point, one per comma, one per 100 characters up to three (Readability).
@@ -350,6 +355,9 @@ function gatherSiblings(top: HtmlElement, stats: Map<HtmlElement, Node>): HtmlEl
  */
 function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title: string | undefined): void {
   const normalizedTitle = title?.replace(/\s+/g, ' ').trim().toLowerCase();
+  // Cleaning takes parts out of the content; a block holding most of its text is the content itself (a post that is
+  // a list of links, say) and stays, though its own parts are still cleaned.
+  const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
   const visit = (el: HtmlElement): void => {
     el.children = el.children.filter((child) => {
       if (!isElement(child)) return true;
@@ -370,7 +378,7 @@ function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title
         name === 'header' ||
         name === 'dl'
       ) {
-        if (shouldDrop(child, stats)) return false;
+        if ((stats.get(child)?.text ?? 0) <= mostText && shouldDrop(child, stats)) return false;
       }
       visit(child);
       return true;
