@@ -9,6 +9,9 @@ import { isElement, type HtmlDocument, type HtmlElement } from './parse.js';
 const NEVER_CONTENT = new Set([
   'script', 'style', 'noscript', 'link', 'meta', 'iframe', 'object', 'embed', 'canvas', 'svg', 'select', 'input',
   'textarea', 'button', 'head',
+  // Ruby annotations: the pronunciation printed above the base text (furigana). Kept inline they would interleave
+  // with every word of the sentence they annotate.
+  'rt', 'rp',
 ]); // prettier-ignore
 
 // Inline-style tricks. `display:none`, `visibility:hidden`, `font-size:0`, and a zero width or height together with
@@ -38,8 +41,10 @@ function isHidden(el: HtmlElement): boolean {
 /**
  * Removes hidden elements (counted) and never-rendered ones (not counted) from the tree, in place. Returns how many
  * hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
+ * `keepNoscript` keeps `<noscript>` content: some pages render the article with a script and put the only static
+ * copy there.
  */
-export function removeHidden(root: HtmlElement | HtmlDocument): number {
+export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNoscript?: boolean } = {}): number {
   let dropped = 0;
   const visit = (parent: HtmlElement | HtmlDocument): void => {
     let changed = false;
@@ -49,7 +54,7 @@ export function removeHidden(root: HtmlElement | HtmlDocument): number {
         changed = true;
         return false;
       }
-      if (NEVER_CONTENT.has(child.name)) {
+      if (NEVER_CONTENT.has(child.name) && !(options.keepNoscript && child.name === 'noscript')) {
         changed = true;
         return false;
       }

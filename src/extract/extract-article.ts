@@ -32,7 +32,7 @@ export interface ExtractArticleOptions {
 }
 
 // Readability's retry rule, simplified: a first pass that found less than this much text probably threw the content
-// away with the boilerplate, so a second pass keeps blocks whose class only looks like boilerplate.
+// away with the boilerplate, so a second pass keeps blocks whose class only looks like boilerplate, and <noscript>.
 const RETRY_BELOW_CHARS = 250;
 
 export function extractArticle(html: string, options: ExtractArticleOptions): Article {
@@ -51,13 +51,21 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     // Detection mutates the tree, so the retry starts from the source again.
     const fresh = parseHtml(html);
-    removeHidden(fresh);
+    removeHidden(fresh, { keepNoscript: true });
     const retry = findMainContent(fresh, { stripUnlikely: false, title });
     if (retry && retry.textLength > (main?.textLength ?? 0)) main = retry;
   }
   if (main) {
     const markdown = renderMarkdown(main.root, { baseUrl });
-    return { title, lang, markdown, textLength: main.textLength, hiddenBlocksDropped, usedFallback: false, ...withLinks };
+    return {
+      title,
+      lang,
+      markdown,
+      textLength: main.textLength,
+      hiddenBlocksDropped,
+      usedFallback: false,
+      ...withLinks,
+    };
   }
   // Detection found nothing: render the whole cleaned body (SPEC "Content": fall back as the seeds say).
   const fresh = parseHtml(html);

@@ -94,6 +94,9 @@ function classWeight(el: HtmlElement): number {
 
 // Removal happens on the way down, so a removed block's descendants are never visited.
 function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean): void {
+  // A block with a boilerplate-like class that holds most of the page's prose is the content in an odd wrapper
+  // (`above-footer`, `page-header-and-content`): it stays.
+  const mostOfPage = stripUnlikely ? proseLength(root) / 2 : 0;
   const visit = (parent: HtmlElement, insideTable: boolean): void => {
     parent.children = parent.children.filter((child) => {
       if (!isElement(child)) return child.type === 'text';
@@ -102,13 +105,25 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean): void {
       if (role && UNLIKELY_ROLES.has(role)) return false;
       if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
         const names = classAndId(child);
-        if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names)) return false;
+        if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
+          return false;
+        }
       }
       visit(child, insideTable || child.name === 'table' || child.name === 'code');
       return true;
     });
   };
   visit(root, false);
+}
+
+/** Characters of text outside links: prose, as opposed to navigation. */
+function proseLength(el: HtmlElement): number {
+  let length = 0;
+  for (const child of el.children) {
+    if (child.type === 'text') length += trimmedLength(child.data);
+    else if (isElement(child) && child.name !== 'a') length += proseLength(child);
+  }
+  return length;
 }
 
 // Some sites (ASP.NET) wrap the whole page in one <form>: keep a form that holds real prose.
