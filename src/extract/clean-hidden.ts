@@ -1,4 +1,4 @@
-import { isElement, type HtmlDocument, type HtmlElement } from './parse.js';
+import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 
 // Removes what a reader of the rendered page never sees, so it never reaches the model (SPEC "Beyond the seeds":
 // hidden text is a prompt-injection channel). Runs before main-content detection: a hidden block must not win the
@@ -38,6 +38,13 @@ function isHidden(el: HtmlElement): boolean {
   return style !== undefined && style !== '' && isHiddenStyle(style);
 }
 
+// A <noscript> worth reading holds a copy of the page, not a one-line "enable JavaScript" notice.
+const STATIC_COPY_MIN_CHARS = 200;
+
+function isStaticCopy(el: HtmlElement): boolean {
+  return el.name === 'noscript' && textOf(el).trim().length >= STATIC_COPY_MIN_CHARS;
+}
+
 /**
  * Removes hidden elements (counted) and never-rendered ones (not counted) from the tree, in place. Returns how many
  * hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
@@ -48,24 +55,28 @@ export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNo
   let dropped = 0;
   const visit = (parent: HtmlElement | HtmlDocument): void => {
     let changed = false;
-    const kept = parent.children.filter((child) => {
-      if (child.type === 'text') return true;
-      if (!isElement(child)) {
-        changed = true;
-        return false;
+    const kept: HtmlNode[] = [];
+    for (const child of parent.children) {
+      if (child.type === 'text') {
+        kept.push(child);
+        continue;
       }
-      if (NEVER_CONTENT.has(child.name) && !(options.keepNoscript && child.name === 'noscript')) {
-        changed = true;
-        return false;
+      if (isElement(child) && !NEVER_CONTENT.has(child.name) && !isHidden(child)) {
+        visit(child);
+        kept.push(child);
+        continue;
       }
-      if (isHidden(child)) {
-        dropped++;
-        changed = true;
-        return false;
+      changed = true;
+      if (!isElement(child)) continue;
+      if (options.keepNoscript && isStaticCopy(child)) {
+        // Unwrapped: its content takes its place, so scoring and rendering see ordinary blocks.
+        visit(child);
+        for (const inner of child.children) inner.parent = parent;
+        kept.push(...child.children);
+      } else if (!NEVER_CONTENT.has(child.name)) {
+        dropped++; // hidden
       }
-      visit(child);
-      return true;
-    });
+    }
     if (changed) parent.children = kept;
   };
   visit(root);

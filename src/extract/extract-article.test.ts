@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { extractArticle } from './extract-article.js';
+
+const URL = 'https://example.com/post';
+const PROSE =
+  'The committee met on Tuesday, and after a long debate it agreed to publish the report, which runs to forty pages. ';
+
+function page(body: string): string {
+  return `<!doctype html><html lang="en"><head><title>Report</title></head><body>
+    <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav>${body}
+    <footer><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></footer></body></html>`;
+}
+
+describe('extractArticle', () => {
+  it('reads the static copy in <noscript> when the page renders its article with a script', () => {
+    const html = page(`<div class="post-body"><script type="text/template"><p>${PROSE}</p></script>
+      <noscript><p>${PROSE.repeat(3)}</p><p>Second paragraph of the copy.</p></noscript></div>`);
+    const article = extractArticle(html, { baseUrl: URL });
+    expect(article.markdown).toContain('The committee met on Tuesday');
+    expect(article.markdown).toContain('Second paragraph of the copy.');
+    expect(article.usedFallback).toBe(false);
+  });
+
+  it('drops ruby annotations, keeping the base text', () => {
+    const html = page(`<article><p>${PROSE}<ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を読む。</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('漢字を読む。');
+    expect(markdown).not.toContain('かんじ');
+  });
+
+  it('keeps content whose wrapper has a boilerplate-like class when it holds most of the prose', () => {
+    const html =
+      page(`<div class="above-footer"><div class="article-body"><p>${PROSE.repeat(4)}</p><p>${PROSE}</p></div></div>
+      <section class="sidebar"><p>Short aside about something else entirely, with a comma.</p></section>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('Short aside');
+  });
+
+  it('does not take a class that only contains "hidden" (field--label-hidden) as a hidden block', () => {
+    const html = page(`<div class="block page-title-block"><h1><span>Report published</span></h1></div>
+      <article class="node"><div class="field field--label-hidden"><p>${PROSE.repeat(3)}</p><p>${PROSE}</p></div></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The committee met on Tuesday');
+  });
+
+  it('keeps a post that is mostly a list of links when it is the whole content', () => {
+    const items = Array.from(
+      { length: 12 },
+      (_, n) => `<li><a href="/bookmark/${n}">Bookmarked article number ${n} on climate policy</a></li>`,
+    );
+    const html = page(`<main class="site-main"><article class="post"><h2>Reading list</h2><div class="content-area">
+      <p>My links of the week.</p><ul class="linkroll">${items.join('')}</ul></div></article></main>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('[Bookmarked article number 0 on climate policy](https://example.com/bookmark/0)');
+    expect(markdown).toContain('[Bookmarked article number 11 on climate policy](https://example.com/bookmark/11)');
+    expect(markdown).not.toContain('Imprint');
+  });
+});
