@@ -21,7 +21,7 @@ export interface FindMainContentOptions {
 // Readability's patterns, plus consent/cookie/newsletter/share blocks. `hidden` counts only as a whole class name:
 // as part of one it is usually about a label or a widget state (`field--label-hidden`), not the block.
 const UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscribe|share|sharing|paywall|promo/i;
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscribe|share|sharing|paywall|promo|author|byline/i;
 const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
@@ -40,6 +40,7 @@ const BLOCK_TAGS = new Set([
 const PARAGRAPH_MIN_CHARS = 25;
 const ANCESTOR_LEVELS = 5;
 const TOP_CANDIDATES = 5;
+const SHORT_BLOCK_CHARS = 200;
 
 interface Node {
   /** Characters of text in the subtree (whitespace collapsed roughly: runs count once). */
@@ -268,7 +269,9 @@ function scoreParagraphs(root: HtmlElement, stats: Map<HtmlElement, Node>, candi
 function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, candidates: HtmlElement[]): HtmlElement {
   for (const candidate of candidates) {
     const node = stats.get(candidate)!;
-    node.score *= 1 - linkDensity(node);
+    // A block with a line of text cannot be the article however content-like its class: scale it down, so class
+    // weight alone never beats paragraphs of prose.
+    node.score *= (1 - linkDensity(node)) * Math.min(1, node.text / SHORT_BLOCK_CHARS);
   }
   const ranked = candidates
     .filter((candidate) => candidate !== body)
