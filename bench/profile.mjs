@@ -6,7 +6,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { TextDecoder } from 'node:util';
 const { extractArticle } = await import('../node_modules/.cache/web-reader-bench/extract/extract-article.js');
-const dir = '/work/shared/eval/article-extraction-benchmark/html';
+const dir = new URL('../../shared/eval/article-extraction-benchmark/html', import.meta.url).pathname;
 const files = readdirSync(dir).slice(0, Number(process.argv[2] ?? 30));
 const pages = files.map((f) => new TextDecoder().decode(gunzipSync(readFileSync(`${dir}/${f}`))));
 const t = performance.now();

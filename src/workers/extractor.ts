@@ -26,7 +26,7 @@ function workerScript(): URL {
   return new URL('./extract-worker.js', import.meta.url);
 }
 
-// EXTRACT_TIMEOUT is sized for one HTML page; a long PDF is hundreds of pages of text (see docs/benchmarks-pdf.md).
+// EXTRACT_TIMEOUT is sized for one HTML page; a long PDF is hundreds of pages of text (docs/benchmarks.md, PDF).
 const PDF_TIMEOUT_FACTOR = 6;
 
 export function createExtractor(config: Config, size = Math.max(1, Math.min(4, availableParallelism()))): Extractor {
