@@ -56,4 +56,22 @@ describe('extractArticle', () => {
     expect(markdown).toContain('[Bookmarked article number 11 on climate policy](https://example.com/bookmark/11)');
     expect(markdown).not.toContain('Imprint');
   });
+
+  it('drops figure captions but keeps the image with its alt text', () => {
+    const html = page(`<article><p>${PROSE.repeat(3)}</p><figure><img src="/chart.png" alt="Chart of the votes">
+      <figcaption>Photo: Agency / Photographer</figcaption></figure><p>${PROSE}</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('![Chart of the votes](https://example.com/chart.png)');
+    expect(markdown).not.toContain('Photographer');
+  });
+
+  it('trims a trailing "more on this" heading and link list after the last paragraph', () => {
+    const related = [1, 2, 3].map((n) => `<li><a href="/story/${n}">Another story number ${n}</a></li>`).join('');
+    const html = page(`<article><div class="body"><p>${PROSE.repeat(3)}</p><p>${PROSE}The end.</p>
+      <h3>More on this topic</h3><ul>${related}</ul></div></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown.trimEnd().endsWith('The end.')).toBe(true);
+    expect(markdown).not.toContain('More on this topic');
+    expect(markdown).not.toContain('Another story');
+  });
 });

