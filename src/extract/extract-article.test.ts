@@ -74,4 +74,13 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('More on this topic');
     expect(markdown).not.toContain('Another story');
   });
+
+  it('drops a short kicker and date line above the heading that repeats the title', () => {
+    const html = page(`<article><div class="kicker">Politics</div><p class="date">23.10.2018</p>
+      <h1>Report</h1><p>${PROSE.repeat(3)}</p><p>${PROSE}</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).not.toContain('Politics');
+    expect(markdown).not.toContain('23.10.2018');
+    expect(markdown.startsWith('The committee met')).toBe(true);
+  });
 });

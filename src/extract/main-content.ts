@@ -4,7 +4,7 @@
 // inspired by trafilatura: tables and lists inside the content are kept unless they are link farms; cookie and
 // consent blocks count as boilerplate; and a second, gentler pass recovers pages where the first found too little.
 // All measured on the eval sets (bench/extract.mjs); no rule names a site.
-import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 
 export interface MainContent {
   readonly root: HtmlElement;
@@ -66,6 +66,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   scoreParagraphs(body, stats, candidates);
   const top = pickTopCandidate(body, stats, candidates);
   const article = gatherSiblings(top, stats);
+  trimBeforeTitle(article, options.title);
   cleanContent(article, stats, options.title);
   trimTrailing(article, stats, visibleTextLength(article) / 2);
   const textLength = visibleTextLength(article);
@@ -409,6 +410,38 @@ function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title
     });
   };
   visit(article);
+}
+
+// What sits above the article's own title heading inside the content: kicker, category, breadcrumb, date line.
+const ABOVE_TITLE_MAX_CHARS = 300;
+
+/** Removes short text blocks before the heading that repeats the title; pictures there (a lead image) stay. */
+function trimBeforeTitle(article: HtmlElement, title: string | undefined): void {
+  const normalizedTitle = normalizeText(title ?? '');
+  if (!normalizedTitle) return;
+  const heading = findElement(
+    article,
+    (el) => /^h[1-3]$/.test(el.name) && normalizeText(textOf(el)) === normalizedTitle,
+  );
+  if (!heading) return;
+  const before: Array<{ parent: HtmlElement; node: HtmlNode }> = [];
+  let chars = 0;
+  for (let node: HtmlElement = heading; node !== article && node.parent && isElement(node.parent); node = node.parent) {
+    const parent = node.parent;
+    for (const sibling of parent.children) {
+      if (sibling === node) break;
+      const text = normalizeText(textOf(sibling));
+      if (text === '' || (isElement(sibling) && hasDescendant(sibling, 'img'))) continue;
+      chars += text.length;
+      before.push({ parent, node: sibling });
+    }
+  }
+  if (chars === 0 || chars > ABOVE_TITLE_MAX_CHARS) return;
+  for (const { parent, node } of before) parent.children = parent.children.filter((child) => child !== node);
+}
+
+function normalizeText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
 }
 
 /**
