@@ -5,6 +5,7 @@ import console from 'node:console';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { TextDecoder } from 'node:util';
+import { URL } from 'node:url';
 const { extractArticle } = await import('../node_modules/.cache/web-reader-bench/extract/extract-article.js');
 const dir = new URL('../../shared/eval/article-extraction-benchmark/html', import.meta.url).pathname;
 const files = readdirSync(dir).slice(0, Number(process.argv[2] ?? 30));
