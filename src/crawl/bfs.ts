@@ -117,6 +117,8 @@ export const MAX_CRAWL_DELAY_SECONDS = 30;
 /** Sitemap files read per crawl (an index and its children) and URLs taken from them. */
 export const MAX_SITEMAP_FILES = 10;
 export const MAX_SITEMAP_URLS = 10000;
+/** Finished visits that may wait for an earlier one, per unit of concurrency. */
+const LOOKAHEAD_FACTOR = 4;
 
 interface Entry {
   readonly url: string;
@@ -338,24 +340,38 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
     if (!stopReason) for (const link of result.links) enqueue(link, entry.depth + 1);
   }
 
-  const inFlight: Array<{ entry: Entry; result: Promise<TaskResult> }> = [];
+  // Visits in frontier order. Up to `concurrency` run at once; a finished one frees its slot at once, even while an
+  // earlier one is still running, and results wait (at most LOOKAHEAD of them) to be committed in frontier order.
+  const inFlight: Array<{ entry: Entry; result: Promise<TaskResult>; done: boolean }> = [];
+  const lookahead = options.concurrency * LOOKAHEAD_FACTOR;
   try {
     while (!stopReason) {
       signal.throwIfAborted();
-      while (inFlight.length < options.concurrency && head < frontier.length) {
+      let running = inFlight.filter((task) => !task.done).length;
+      while (running < options.concurrency && inFlight.length < lookahead && head < frontier.length) {
         if (pages.length + inFlight.length >= options.maxPages) break;
         const entry = frontier[head++]!;
-        const result = visit(entry);
+        const task = { entry, result: visit(entry), done: false };
         // Rejections (cancellation) are collected below; this only keeps a not-yet-awaited one from being reported.
-        result.catch(() => undefined);
-        inFlight.push({ entry, result });
+        task.result.then(
+          () => (task.done = true),
+          () => (task.done = true),
+        );
+        inFlight.push(task);
+        running++;
       }
-      const next = inFlight.shift();
+      const next = inFlight[0];
       if (!next) {
         stopReason = 'frontier_empty';
         break;
       }
-      await commit(await next.result);
+      if (next.done || running === 0 || inFlight.length >= lookahead || head >= frontier.length) {
+        inFlight.shift();
+        await commit(await next.result);
+      } else {
+        // Wait for whichever running visit ends first: its slot is refilled on the next turn.
+        await Promise.race(inFlight.filter((task) => !task.done).map((task) => task.result));
+      }
     }
   } catch (error) {
     if (!signal.aborted) throw error;
