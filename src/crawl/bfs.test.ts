@@ -65,6 +65,28 @@ const TREE: Record<string, FakePage> = {
 };
 
 describe('crawlSite', () => {
+  it('keeps every slot busy while an earlier page is slow, and still commits in frontier order', async () => {
+    const site: Record<string, FakePage> = { '/': { links: ['/slow', '/b', '/c', '/d', '/e', '/f'] } };
+    for (const path of ['/slow', '/b', '/c', '/d', '/e', '/f']) site[path] = {};
+    const io = fakeIO(site);
+    const startedBeforeSlowEnded: string[] = [];
+    let slowEnded = false;
+    const crawl = await crawlSite(options({ concurrency: 2 }), {
+      ...io,
+      async readPage(url, signal) {
+        if (!slowEnded) startedBeforeSlowEnded.push(new URL(url).pathname);
+        if (url.endsWith('/slow')) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          slowEnded = true;
+        }
+        return io.readPage(url, signal);
+      },
+    });
+    // With two slots and one held by /slow, the other slot went through the rest of the frontier meanwhile.
+    expect(startedBeforeSlowEnded).toEqual(['/', '/slow', '/b', '/c', '/d', '/e', '/f']);
+    expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/', '/slow', '/b', '/c', '/d', '/e', '/f']);
+  });
+
   it('takes links the page read already listed instead of extracting them again', async () => {
     const io = fakeIO(TREE);
     let extracted = 0;
