@@ -4,7 +4,15 @@
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
 import { removeHidden } from './clean-hidden.js';
 import { readMetadata } from './metadata.js';
-import { findElement, isElement, parseHtml, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import {
+  collapseWhitespace,
+  findElement,
+  isElement,
+  parseHtml,
+  textOf,
+  type HtmlDocument,
+  type HtmlElement,
+} from './parse.js';
 
 export interface PageLink {
   /** Absolute URL, fragment kept (`/a#x` and `/a#y` are different links, as in the seeds). */
@@ -26,17 +34,15 @@ export interface RankedLink extends PageLink {
   readonly count: number;
 }
 
-function collapse(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
 /** The words a reader sees for a link: its text, else an image's alt, else aria-label or title. */
 export function anchorText(a: HtmlElement): string {
-  const text = collapse(textOf(a));
+  const text = collapseWhitespace(textOf(a));
   if (text) return text;
-  const alt = collapse(findElement(a, (el) => el.name === 'img' && Boolean(el.attribs.alt?.trim()))?.attribs.alt);
+  const alt = collapseWhitespace(
+    findElement(a, (el) => el.name === 'img' && Boolean(el.attribs.alt?.trim()))?.attribs.alt,
+  );
   if (alt) return alt;
-  return collapse(a.attribs['aria-label']) || collapse(a.attribs.title);
+  return collapseWhitespace(a.attribs['aria-label']) || collapseWhitespace(a.attribs.title);
 }
 
 /** Calls `visit` for every element under `root`, in document order. */

@@ -4,7 +4,15 @@
 // inspired by trafilatura: tables and lists inside the content are kept unless they are link farms; cookie and
 // consent blocks count as boilerplate; and a second, gentler pass recovers pages where the first found too little.
 // All measured on the eval sets (bench/extract.mjs); no rule names a site.
-import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import {
+  collapseWhitespace,
+  findElement,
+  isElement,
+  textOf,
+  type HtmlDocument,
+  type HtmlElement,
+  type HtmlNode,
+} from './parse.js';
 
 export interface MainContent {
   readonly root: HtmlElement;
@@ -66,9 +74,12 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   scoreParagraphs(body, stats, candidates);
   const top = pickTopCandidate(body, stats, candidates);
   const article = gatherSiblings(top, stats);
+  // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
+  // post that is a list of links, say) and stays.
+  const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
   trimBeforeTitle(article, options.title);
-  cleanContent(article, stats, options.title);
-  trimTrailing(article, stats, visibleTextLength(article) / 2);
+  cleanContent(article, stats, options.title, mostText);
+  trimTrailing(article, stats, mostText);
   const textLength = visibleTextLength(article);
   return textLength > 0 ? { root: article, textLength } : undefined;
 }
@@ -375,11 +386,13 @@ function gatherSiblings(top: HtmlElement, stats: Map<HtmlElement, Node>): HtmlEl
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
  * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls.
  */
-function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title: string | undefined): void {
-  const normalizedTitle = title?.replace(/\s+/g, ' ').trim().toLowerCase();
-  // Cleaning takes parts out of the content; a block holding most of its text is the content itself (a post that is
-  // a list of links, say) and stays, though its own parts are still cleaned.
-  const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
+function cleanContent(
+  article: HtmlElement,
+  stats: Map<HtmlElement, Node>,
+  title: string | undefined,
+  mostText: number,
+): void {
+  const normalizedTitle = normalizeText(title);
   const visit = (el: HtmlElement): void => {
     el.children = el.children.filter((child) => {
       if (!isElement(child)) return true;
@@ -389,8 +402,7 @@ function cleanContent(article: HtmlElement, stats: Map<HtmlElement, Node>, title
       if (name === 'figcaption') return false;
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
-        if (normalizedTitle && textOf(child).replace(/\s+/g, ' ').trim().toLowerCase() === normalizedTitle)
-          return false;
+        if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) return false;
         if (classWeight(child) < 0) return false;
         return true;
       }
@@ -417,7 +429,7 @@ const ABOVE_TITLE_MAX_CHARS = 300;
 
 /** Removes short text blocks before the heading that repeats the title; pictures there (a lead image) stay. */
 function trimBeforeTitle(article: HtmlElement, title: string | undefined): void {
-  const normalizedTitle = normalizeText(title ?? '');
+  const normalizedTitle = normalizeText(title);
   if (!normalizedTitle) return;
   const heading = findElement(
     article,
@@ -440,8 +452,9 @@ function trimBeforeTitle(article: HtmlElement, title: string | undefined): void 
   for (const { parent, node } of before) parent.children = parent.children.filter((child) => child !== node);
 }
 
-function normalizeText(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+/** For comparing a heading with the title: whitespace collapsed, case folded. */
+function normalizeText(text: string | undefined): string {
+  return collapseWhitespace(text).toLowerCase();
 }
 
 /**
@@ -459,23 +472,16 @@ function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText
     if (!isElement(last)) return;
     const node = stats.get(last);
     const isHeading = /^h[1-6]$/.test(last.name);
-    // As in cleaning, the block holding most of the content is the content (a post that is a list of links).
     const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
     if (isHeading || isLinkBlock) {
       children.splice(index, 1);
       continue;
     }
-    // A container ends where its own last block ends.
-    if (CONTAINER_TAGS.has(last.name) && last.children.some(isElement)) {
-      const before = last.children.length;
-      trimTrailing(last, stats, mostText);
-      if (last.children.length === 0 || last.children.every(isBlank)) {
-        children.splice(index, 1);
-        continue;
-      }
-      if (last.children.length !== before) continue;
-    }
-    return;
+    // A container ends where its own last block ends; one left empty goes, and the trim goes on before it.
+    if (!CONTAINER_TAGS.has(last.name)) return;
+    trimTrailing(last, stats, mostText);
+    if (!last.children.every(isBlank)) return;
+    children.splice(index, 1);
   }
 }
 

@@ -1,5 +1,5 @@
 // Title, language and base URL of a parsed page. Read before cleaning: cleaning removes <head>.
-import { findElement, textOf, type HtmlDocument } from './parse.js';
+import { collapseWhitespace, findElement, textOf, type HtmlDocument } from './parse.js';
 
 export interface PageMetadata {
   readonly title: string | undefined;
@@ -30,18 +30,14 @@ function readBaseUrl(doc: HtmlDocument, pageUrl: string): string {
   }
 }
 
-function clean(text: string | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
 function readTitle(doc: HtmlDocument): string | undefined {
   const og = findElement(doc, (el) => el.name === 'meta' && (el.attribs.property ?? el.attribs.name) === 'og:title');
-  const ogTitle = clean(og?.attribs.content);
+  const ogTitle = collapseWhitespace(og?.attribs.content);
   if (ogTitle) return ogTitle;
   const titleElement = findElement(doc, (el) => el.name === 'title');
-  const title = clean(titleElement ? textOf(titleElement) : undefined);
+  const title = collapseWhitespace(titleElement ? textOf(titleElement) : undefined);
   const h1Element = findElement(doc, (el) => el.name === 'h1');
-  const h1 = clean(h1Element ? textOf(h1Element) : undefined);
+  const h1 = collapseWhitespace(h1Element ? textOf(h1Element) : undefined);
   if (title) return stripSiteName(title, h1);
   return h1 || undefined;
 }

@@ -50,6 +50,11 @@ export function isElement(node: HtmlNode | HtmlDocument): node is HtmlElement {
   return node.type === 'tag' || node.type === 'script' || node.type === 'style';
 }
 
+/** Text with every run of whitespace made one space, trimmed; '' for nothing. */
+export function collapseWhitespace(text: string | null | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim();
+}
+
 /** Visible text of a subtree, as the DOM's textContent (no whitespace collapsing). */
 export function textOf(node: HtmlNode | HtmlDocument): string {
   if (node.type === 'text') return node.data;

@@ -6,6 +6,7 @@ import { removeHidden } from './clean-hidden.js';
 import { forEachElement, isSameSite, resolveHref } from './links.js';
 import { readMetadata } from './metadata.js';
 import {
+  collapseWhitespace,
   findElement,
   isElement,
   parseHtml,
@@ -70,12 +71,8 @@ const BLOCK = new Set([
   'legend', 'search', 'br',
 ]); // prettier-ignore
 
-function collapse(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/g, ' ').trim();
-}
-
 function orNull(text: string | null | undefined): string | null {
-  const value = collapse(text);
+  const value = collapseWhitespace(text);
   return value === '' ? null : value;
 }
 
@@ -155,10 +152,10 @@ class Scraper {
     this.linkDepth--;
     if (this.block !== block) {
       // The link held blocks of its own (a card wrapping a heading and a paragraph): number it where it ends.
-      this.mark(url, 'a', collapse(textOf(el)), this.block, 0);
+      this.mark(url, 'a', collapseWhitespace(textOf(el)), this.block, 0);
       return;
     }
-    this.mark(url, 'a', collapse(textOf(el)), block, skipSpace(block.plain, start));
+    this.mark(url, 'a', collapseWhitespace(textOf(el)), block, skipSpace(block.plain, start));
   }
 
   private image(el: HtmlElement): void {
@@ -170,7 +167,8 @@ class Scraper {
     // data: URIs are never references: they would flood the context with base64 (SPEC "No context floods").
     if (!src || src.trim().startsWith('data:')) return;
     const url = resolveHref(src, this.baseUrl);
-    if (url) this.mark(url, 'img', collapse(alt), this.block, skipSpace(this.block.plain, this.block.plain.length));
+    if (url)
+      this.mark(url, 'img', collapseWhitespace(alt), this.block, skipSpace(this.block.plain, this.block.plain.length));
   }
 
   private mark(url: string, type: ReferenceType, text: string, block: Block, start: number): void {
@@ -301,7 +299,7 @@ export function readOutline(doc: HtmlDocument): OutlineEntry[] {
   const outline: OutlineEntry[] = [];
   forEachElement(doc, (el) => {
     if (!/^h[1-6]$/.test(el.name)) return;
-    const text = collapse(textOf(el));
+    const text = collapseWhitespace(textOf(el));
     if (text) outline.push({ level: Number(el.name[1]), text });
   });
   return outline;
