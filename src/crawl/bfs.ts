@@ -365,11 +365,11 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
         stopReason = 'frontier_empty';
         break;
       }
-      if (next.done || running === 0 || inFlight.length >= lookahead || head >= frontier.length) {
+      if (next.done) {
         inFlight.shift();
         await commit(await next.result);
       } else {
-        // Wait for whichever running visit ends first: its slot is refilled on the next turn.
+        // Wait for whichever running visit ends first (`next` is one of them): its slot is refilled on the next turn.
         await Promise.race(inFlight.filter((task) => !task.done).map((task) => task.result));
       }
     }
