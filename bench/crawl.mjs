@@ -15,11 +15,10 @@ import console from 'node:console';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath, URL } from 'node:url';
-import { gunzipSync } from 'node:zlib';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { NEWS, newsPages } from './eval-pages.mjs';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '3' }, child: { type: 'string' }, run: { type: 'string' } },
@@ -39,12 +38,11 @@ async function inParallel(items, limit, task) {
 // (the 91 news pages of ../shared/eval) through the same worker pool, so the crawler's per-page cost can be set
 // against what a real page costs to extract.
 async function realPageMedianMs() {
-  const dir = fileURLToPath(new URL('../../shared/eval/article-extraction-benchmark/html/', import.meta.url));
-  if (!existsSync(dir)) return undefined;
+  if (!existsSync(NEWS)) return undefined;
   const { resolveConfig } = await import('../dist/config.js');
   const { createEngine } = await import('../dist/engine.js');
   const engine = createEngine(resolveConfig({ EXTRACT_TIMEOUT: '30000' }));
-  const pages = readdirSync(dir).map((file) => gunzipSync(readFileSync(join(dir, file))).toString('utf8'));
+  const pages = newsPages().map((page) => page.load());
   await engine.extractArticle(pages[0], 'https://example.com/'); // start the workers outside the timer
   const times = [];
   for (const html of pages) {

@@ -10,19 +10,16 @@
 // gunzipped and decoded one at a time outside the timed region; the timer covers HTML text → Markdown only.
 import { spawn } from 'node:child_process';
 import console from 'node:console';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { parseArgs, TextDecoder } from 'node:util';
+import { parseArgs } from 'node:util';
+import { MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const EVAL = process.env.WEB_READER_EVAL ?? resolve(ROOT, '../shared/eval');
-const NEWS = join(EVAL, 'article-extraction-benchmark');
-const MULTI = join(EVAL, 'trafilatura-eval');
 
 const { values: args } = parseArgs({
   options: {
@@ -36,52 +33,6 @@ const limit = args.limit ? Number(args.limit) : Infinity;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Inputs
-
-function newsPages() {
-  const truth = JSON.parse(readFileSync(join(NEWS, 'ground-truth.json'), 'utf8'));
-  return Object.keys(truth)
-    .sort()
-    .slice(0, limit)
-    .map((id) => ({
-      id,
-      url: truth[id].url,
-      expected: truth[id].articleBody,
-      load: () => new TextDecoder('utf-8').decode(gunzipSync(readFileSync(join(NEWS, 'html', `${id}.html.gz`)))),
-    }));
-}
-
-function multiPages() {
-  const data = JSON.parse(readFileSync(join(MULTI, 'evaldata.json'), 'utf8'));
-  return Object.keys(data)
-    .sort()
-    .slice(0, limit)
-    .map((url) => ({
-      id: data[url].file,
-      url,
-      with: data[url].with,
-      without: data[url].without,
-      load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MULTI, 'html', `${data[url].file}.gz`)))),
-    }));
-}
-
-/** Bytes → text as a browser would without HTTP headers: BOM, else <meta charset> in the first bytes, else UTF-8. */
-function decodeAsBrowser(bytes) {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
-  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
-  const match =
-    /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head) ??
-    /<meta[^>]+content\s*=\s*["'][^"']*charset\s*=\s*([\w.:-]+)/i.exec(head);
-  let label = match?.[1] ?? 'utf-8';
-  // The Encoding Standard's prescan: a UTF-16 label in <meta> means UTF-8 (the page could not have been read otherwise).
-  if (/^utf-?16/i.test(label)) label = 'utf-8';
-  try {
-    return new TextDecoder(label).decode(bytes);
-  } catch {
-    return new TextDecoder('utf-8').decode(bytes);
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Scoring
@@ -197,8 +148,8 @@ async function runChild(name) {
   const dumpDir = args.dump ? resolve(args.dump, name) : undefined;
   if (dumpDir) mkdirSync(dumpDir, { recursive: true });
   for (const [setName, pages] of [
-    ['news', newsPages()],
-    ['multilingual', multiPages()],
+    ['news', newsPages(limit)],
+    ['multilingual', multiPages(limit)],
   ]) {
     const times = [];
     // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
@@ -280,7 +231,7 @@ async function main() {
   const pipelines = args.only ? args.only.split(',') : ['ours', 'baseline'];
   console.log(`command: node bench/extract.mjs ${process.argv.slice(2).join(' ')}`.trim());
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, node ${process.version}`);
-  console.log(`inputs:  ${NEWS} (${newsPages().length} pages), ${MULTI} (${multiPages().length} pages)`);
+  console.log(`inputs:  ${NEWS} (${newsPages(limit).length} pages), ${MULTI} (${multiPages(limit).length} pages)`);
   console.log('');
   const results = [];
   // Sequential, not parallel: on a small machine two children would slow each other down.

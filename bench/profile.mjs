@@ -1,15 +1,12 @@
-// Profiles our pipeline on a slice of the eval pages: node --cpu-prof bench/profile.mjs [N]
-import { readFileSync, readdirSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+// Profiles our pipeline on a slice of the news eval pages: node --cpu-prof bench/profile.mjs [N]
+// (after `npm run bench:extract -- --only ours --limit 1`, which compiles the extractor it loads).
 import console from 'node:console';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { TextDecoder } from 'node:util';
-import { URL } from 'node:url';
+import { newsPages } from './eval-pages.mjs';
+
 const { extractArticle } = await import('../node_modules/.cache/web-reader-bench/extract/extract-article.js');
-const dir = new URL('../../shared/eval/article-extraction-benchmark/html', import.meta.url).pathname;
-const files = readdirSync(dir).slice(0, Number(process.argv[2] ?? 30));
-const pages = files.map((f) => new TextDecoder().decode(gunzipSync(readFileSync(`${dir}/${f}`))));
+const pages = newsPages(Number(process.argv[2] ?? 30)).map((page) => page.load());
 const t = performance.now();
 const cpu = process.cpuUsage();
 for (const html of pages) extractArticle(html, { baseUrl: 'https://example.com/a/b' });

@@ -1,0 +1,61 @@
+// The evaluation sets in ../shared/eval (see its README), read the same way by every benchmark: one page at a time,
+// gunzipped and decoded as a browser would, so loading stays outside whatever a benchmark times.
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import process from 'node:process';
+import { fileURLToPath } from 'node:url';
+import { TextDecoder } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const EVAL = process.env.WEB_READER_EVAL ?? resolve(ROOT, '../shared/eval');
+export const NEWS = join(EVAL, 'article-extraction-benchmark');
+export const MULTI = join(EVAL, 'trafilatura-eval');
+
+/** The news set, sorted by id: `{ id, url, expected, load() }`. */
+export function newsPages(limit = Infinity) {
+  const truth = JSON.parse(readFileSync(join(NEWS, 'ground-truth.json'), 'utf8'));
+  return Object.keys(truth)
+    .sort()
+    .slice(0, limit)
+    .map((id) => ({
+      id,
+      url: truth[id].url,
+      expected: truth[id].articleBody,
+      load: () => new TextDecoder('utf-8').decode(gunzipSync(readFileSync(join(NEWS, 'html', `${id}.html.gz`)))),
+    }));
+}
+
+/** The multilingual set, sorted by URL: `{ id, url, with, without, load() }`. */
+export function multiPages(limit = Infinity) {
+  const data = JSON.parse(readFileSync(join(MULTI, 'evaldata.json'), 'utf8'));
+  return Object.keys(data)
+    .sort()
+    .slice(0, limit)
+    .map((url) => ({
+      id: data[url].file,
+      url,
+      with: data[url].with,
+      without: data[url].without,
+      load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MULTI, 'html', `${data[url].file}.gz`)))),
+    }));
+}
+
+/** Bytes → text as a browser would without HTTP headers: BOM, else <meta charset> in the first bytes, else UTF-8. */
+function decodeAsBrowser(bytes) {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return new TextDecoder('utf-8').decode(bytes);
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return new TextDecoder('utf-16le').decode(bytes);
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return new TextDecoder('utf-16be').decode(bytes);
+  const head = new TextDecoder('latin1').decode(bytes.subarray(0, 4096));
+  const match =
+    /<meta[^>]+charset\s*=\s*["']?\s*([\w.:-]+)/i.exec(head) ??
+    /<meta[^>]+content\s*=\s*["'][^"']*charset\s*=\s*([\w.:-]+)/i.exec(head);
+  let label = match?.[1] ?? 'utf-8';
+  // The Encoding Standard's prescan: a UTF-16 label in <meta> means UTF-8 (the page could not have been read otherwise).
+  if (/^utf-?16/i.test(label)) label = 'utf-8';
+  try {
+    return new TextDecoder(label).decode(bytes);
+  } catch {
+    return new TextDecoder('utf-8').decode(bytes);
+  }
+}
