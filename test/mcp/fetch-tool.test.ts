@@ -77,6 +77,28 @@ describe('fetch', () => {
     expect(result.structuredContent).toMatchObject({ status: 'ok', http_status: 200, title: 'Rivers of the North' });
   });
 
+  it('leaves out the furniture around an article: kicker, date line, byline box, caption, related links', async () => {
+    const result = await session.call('fetch', { url: server.url('/pages/news-furniture.html') });
+    expect(result.isError).toBeFalsy();
+    expect(result.text).toContain('# Harbour bridge reopens after repairs');
+    expect(result.text).toContain('![The harbour bridge at dawn](');
+    expect(result.text).toContain('The harbour bridge reopened on Tuesday morning');
+    expect(result.text).toContain('written 港橋 on the plaque'); // ruby annotations dropped, base text kept
+    for (const furniture of ['12.03.2024', 'Sam Lee', 'A. Photographer', 'More on this topic', 'Ferry timetable']) {
+      expect(result.text).not.toContain(furniture);
+    }
+  });
+
+  it("reads a script-rendered article from its <noscript> copy, not the 'enable JavaScript' notice", async () => {
+    const result = await session.call('fetch', { url: server.url('/pages/script-rendered.html') });
+    expect(result.isError).toBeFalsy();
+    expect(result.text).toContain('Clear skies over the observatory this week');
+    expect(result.text).toContain('The data will be published next month');
+    expect(result.text).not.toContain('Rendered by a script');
+    expect(result.text).not.toContain('enable JavaScript');
+    expect(result.structuredContent).toMatchObject({ status: 'ok' });
+  });
+
   it('truncates at max_length with the seed notice, and start_index continues from the same snapshot', async () => {
     const url = server.url('/article?continuation');
     const first = await session.call('fetch', { url, max_length: 300 });
