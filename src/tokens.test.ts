@@ -24,3 +24,12 @@ test('never ends on half a multi-byte character', () => {
   expect(text.slice(0, length)).not.toContain('\ufffd');
   expect(countTokens(text.slice(0, length))).toBeLessThanOrEqual(50);
 });
+
+test('text quoting a special token is counted and cut as plain text, not refused', () => {
+  const text = 'Models end a document with <|endoftext|> and chats with <|im_end|>. '.repeat(40);
+  expect(countTokens('<|endoftext|>')).toBeGreaterThan(1); // spelled out, not the one special token
+  expect(countTokens(text)).toBeGreaterThan(400);
+  const length = prefixLengthWithinTokens(text, 30);
+  expect(length).toBeGreaterThan(0);
+  expect(countTokens(text.slice(0, length))).toBeLessThanOrEqual(30);
+});

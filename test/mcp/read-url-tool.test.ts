@@ -20,6 +20,12 @@ beforeAll(async () => {
       `<html><head><title>Long River</title></head><body><article><h1>Long River</h1>${paragraphs.join('')}</article></body></html>`,
     ),
   );
+  server.route(
+    '/special-tokens',
+    html(
+      `<html><head><title>Tokenizers</title></head><body><article><h1>Tokenizers</h1>${'<p>A model ends a document with &lt;|endoftext|&gt; and stops there. </p>'.repeat(6)}</article></body></html>`,
+    ),
+  );
   session = await connectStdio(['--tools', 'url-reader'], {
     ALLOW_PRIVATE_HOSTS: server.hostPort,
     PER_DOMAIN_INTERVAL: '0',
@@ -59,6 +65,13 @@ describe('read_url', () => {
     expect(rule).toBe('---');
     expect(result.text).toContain('<error>Content truncated. The output has been limited to 300 characters</error>');
     expect(result.text).toContain('call read_url again with start_index=300');
+  });
+
+  it('reads a page that quotes a special token of the tokenizer as plain text', async () => {
+    const result = await session.call('read_url', { url: server.url('/special-tokens'), max_length: 0 });
+    expect(result.isError).toBeFalsy();
+    expect(result.text).toMatch(/Tokens: [1-9]\d* \| Status: ok$/m);
+    expect(result.text).toContain('<|endoftext|>');
   });
 
   it('include_links appends the page links', async () => {
