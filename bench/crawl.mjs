@@ -1,30 +1,43 @@
-// Crawl benchmark: pages/s and peak RSS crawling the generated 222-page loopback site (test/crawl-site.ts) with
-// PER_DOMAIN_INTERVAL=0 and no Crawl-delay, beside the same pages read one by one (engine.readPage, what a client
-// calling read_url per page gets) and extraction alone (the worker pool on the HTML), so the crawler's own cost —
-// link extraction, normalisation, scope, robots, the budget's token counts — is visible.
+// Crawl benchmark: pages/s and peak RSS of a whole-site crawl over loopback with PER_DOMAIN_INTERVAL=0 and no
+// Crawl-delay, beside the same pages read one by one and extraction alone, so the crawler's own cost is visible.
 //
-//   npm run bench:crawl                 3 runs per mode
-//   npm run bench:crawl -- --runs 5
+// Two sites:
+//   generated — the 222-page site of test/crawl-site.ts (tiny pages with cycles, duplicates, robots.txt, a
+//               sitemap, a 500 page), the issue's benchmark site; the slow page is excluded from every mode
+//               (its 300 ms sleep is the server's, not ours).
+//   news      — the 91 real pages of ../shared/eval's news set served as a site (each page also links to two
+//               more, a binary tree); their own links point to their real sites, out of scope, as on the web.
+// Four modes, each in its own child process (a cold engine and cache, its own peak RSS), all with the same
+// concurrency (MAX_CONCURRENT, default 3) and extraction pool:
+//   extract   — the worker pool on each page's HTML (fetched beforehand, outside the timer)
+//   read      — engine.readPage per page: fetch, guard, cache, extraction
+//   read_url  — the read_url tool per page: readPage plus its header (word and exact token count)
+//   crawl     — crawl from the start page with a budget large enough for the whole site
 //
-// Each mode runs in its own child process (its own peak RSS, a cold engine and cache). All three use the same
-// concurrency (MAX_CONCURRENT, default 3) and the same extraction pool. Generated pages are tiny, so a fourth child
-// measures one real page's extraction (the eval news set) to set the crawler's cost against.
+//   npm run bench:crawl                         3 runs per mode, both sites
+//   npm run bench:crawl -- --runs 10 --site generated
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
 import console from 'node:console';
+import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
-import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NEWS, newsPages } from './eval-pages.mjs';
 
 const { values: args } = parseArgs({
-  options: { runs: { type: 'string', default: '3' }, child: { type: 'string' }, run: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '3' },
+    site: { type: 'string', default: 'both' },
+    child: { type: 'string' },
+    mode: { type: 'string' },
+  },
 });
 const RUNS = Number(args.runs);
 const CACHE = '../node_modules/.cache/web-reader-bench-crawl';
+const MODES = ['extract', 'read', 'read_url', 'crawl'];
 
 async function inParallel(items, limit, task) {
   let next = 0;
@@ -35,15 +48,13 @@ async function inParallel(items, limit, task) {
 }
 
 // The extraction benchmark's single-page figure, measured here in the same run: the median time of one real page
-// (the 91 news pages of ../shared/eval) through the same worker pool, so the crawler's per-page cost can be set
-// against what a real page costs to extract.
+// (the 91 news pages of ../shared/eval) through the same worker pool, one at a time.
 async function realPageMedianMs() {
-  if (!existsSync(NEWS)) return undefined;
   const { resolveConfig } = await import('../dist/config.js');
   const { createEngine } = await import('../dist/engine.js');
   const engine = createEngine(resolveConfig({ EXTRACT_TIMEOUT: '30000' }));
   const pages = newsPages().map((page) => page.load());
-  await engine.extractArticle(pages[0], 'https://example.com/'); // start the workers outside the timer
+  await engine.extractArticle(pages[0], 'https://example.com/'); // start the worker outside the timer
   const times = [];
   for (const html of pages) {
     const start = performance.now();
@@ -55,18 +66,48 @@ async function realPageMedianMs() {
   return times[Math.floor(times.length / 2)];
 }
 
-async function child(mode) {
-  if (mode === 'real-extract') {
-    process.stdout.write(JSON.stringify({ medianMs: (await realPageMedianMs()) ?? null }));
+/** Registers the site's routes; returns the URLs the crawl reads and the crawl's arguments. */
+async function serveSite(site, server) {
+  if (site === 'generated') {
+    const { addCrawlSite, PAGE_COUNT } = await import(`${CACHE}/crawl-site.js`);
+    addCrawlSite(server, {});
+    // The pages the crawl reads: the generated ones and the sitemap orphan.
+    const urls = [...Array.from({ length: PAGE_COUNT }, (_, i) => server.url(`/p/${i}`)), server.url('/p/orphan')];
+    return { urls, crawl: { url: urls[0], exclude_patterns: ['/slow-page'] } };
+  }
+  const news = newsPages();
+  const pages = news.map((page, i) => {
+    const children = [2 * i + 1, 2 * i + 2].filter((child) => child < news.length);
+    const links = children.map((child) => `<a href="${server.url(`/n/${child}`)}">Next: ${news[child].id}</a>`);
+    // <base>: the page's own relative links resolve to its real site, as they would on the web.
+    return page
+      .load()
+      .replace(/<head[^>]*>/i, (head) => `${head}<base href="${page.url}">`)
+      .replace(/<\/body>/i, `<nav>${links.join(' ')}</nav></body>`);
+  });
+  server.route('/n/:index', (_req, res, params) => {
+    const page = pages[Number(params.index)];
+    res.writeHead(page ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(page ?? 'not found');
+  });
+  const urls = pages.map((_, i) => server.url(`/n/${i}`));
+  return { urls, crawl: { url: urls[0], exclude_patterns: [] } };
+}
+
+async function child(site, mode) {
+  if (site === 'real-extract') {
+    process.stdout.write(JSON.stringify({ medianMs: await realPageMedianMs() }));
     return;
   }
   const { startFixtureServer } = await import(`${CACHE}/fixture-server.js`);
-  const { addCrawlSite, PAGE_COUNT } = await import(`${CACHE}/crawl-site.js`);
   const { resolveConfig } = await import('../dist/config.js');
   const { createEngine } = await import('../dist/engine.js');
   const { runCrawl } = await import('../dist/tools/crawl-tool.js');
+  const { readUrlTool } = await import('../dist/tools/read-url-tool.js');
+  const { runTool } = await import('../dist/tools/run-tool.js');
+  const { countTokens } = await import('../dist/tokens.js');
   const server = await startFixtureServer();
-  addCrawlSite(server, {});
+  const { urls, crawl } = await serveSite(site, server);
   const config = resolveConfig({
     ALLOW_PRIVATE_HOSTS: server.hostPort,
     PER_DOMAIN_INTERVAL: '0',
@@ -74,123 +115,118 @@ async function child(mode) {
     EXTRACT_TIMEOUT: '30000',
   });
   const engine = createEngine(config);
-  // The pages the crawl reads: the generated ones, the slow page excluded from all modes (its 300 ms sleep is
-  // the server's, not ours), and the sitemap orphan.
-  const urls = [...Array.from({ length: PAGE_COUNT }, (_, i) => server.url(`/p/${i}`)), server.url('/p/orphan')];
+  // One-time start-up costs of a process, outside the timer: every extraction worker (~100 ms to boot; the pool
+  // spawns them on demand and one warm-up page starts only the first) and the o200k vocabulary (~0.2 s).
+  await Promise.all(
+    Array.from({ length: availableParallelism() }, () => engine.extractArticle('<p>warm</p>', urls[0])),
+  );
+  countTokens('warm');
   let pages = 0;
-  let ms = 0;
-  // CPU time of the whole process (main thread, extraction workers, and the fixture server, which serves the same
-  // pages in every mode) over the timed region: wall time on a shared machine also counts waiting for a core.
-  let cpuStart;
-  const startCpu = () => (cpuStart = process.cpuUsage());
+  let html;
   if (mode === 'extract') {
-    const html = new Map();
+    html = new Map();
     await inParallel(urls, config.maxConcurrent, async (url) => {
       const { page } = await engine.loadPage(url);
       html.set(url, Buffer.from(page.body).toString('utf8'));
     });
-    await engine.extractArticle(html.get(urls[0]), urls[0]); // start the workers outside the timer
-    startCpu();
-    const start = performance.now();
+  }
+  // CPU time of the whole process (main thread, extraction workers, and the fixture server, which serves the same
+  // pages in every mode) over the timed region: wall time on a shared machine also counts waiting for a core.
+  const cpuStart = process.cpuUsage();
+  const start = performance.now();
+  if (mode === 'extract') {
     await inParallel(urls, config.maxConcurrent, async (url) => {
       await engine.extractArticle(html.get(url), url);
       pages++;
     });
-    ms = performance.now() - start;
   } else if (mode === 'read') {
-    await engine.extractArticle('<p>warm</p>', urls[0]);
-    startCpu();
-    const start = performance.now();
     await inParallel(urls, config.maxConcurrent, async (url) => {
       await engine.readPage(url);
       pages++;
     });
-    ms = performance.now() - start;
+  } else if (mode === 'read_url') {
+    await inParallel(urls, config.maxConcurrent, async (url) => {
+      const output = await runTool(readUrlTool, { url, max_length: 0 }, { engine });
+      if (output.isError) throw new Error(output.text);
+      pages++;
+    });
   } else {
-    await engine.extractArticle('<p>warm</p>', urls[0]);
-    // Loading the o200k vocabulary is a one-time start-up cost of the process (like starting the workers above),
-    // not a per-page one: load it outside the timer.
-    const { countTokens } = await import('../dist/tokens.js');
-    countTokens('warm');
-    startCpu();
-    const start = performance.now();
     const { result } = await runCrawl(engine, {
-      url: server.url('/p/0'),
-      max_tokens: 10_000_000,
+      ...crawl,
+      max_tokens: 100_000_000,
       max_pages: 10000,
       max_depth: 100,
       patterns: [],
-      exclude_patterns: ['/slow-page'],
     });
-    ms = performance.now() - start;
     pages = result.pages.length;
   }
+  const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);
-  const cpuMs = (cpu.user + cpu.system) / 1000;
   await engine.close();
   await server.close();
   const rssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ mode, pages, ms, cpuMs, rssMb }));
+  process.stdout.write(JSON.stringify({ pages, ms, cpuMs: (cpu.user + cpu.system) / 1000, rssMb }));
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+function runChild(script, site, mode) {
+  const out = spawnSync(process.execPath, [script, '--child', site, '--mode', mode], { encoding: 'utf8' });
+  if (out.status !== 0) throw new Error(`${site} ${mode} failed: ${out.stderr}`);
+  return JSON.parse(out.stdout);
+}
+
+function report(site, results, realMs) {
+  console.log(`\n## ${site} site (${results.crawl[0].pages} pages)\n`);
+  console.log('| mode | best ms | median ms | pages/s (median) | ms/page (median) | CPU ms/page (median) | peak RSS |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  const perPage = {};
+  for (const [mode, runs] of Object.entries(results)) {
+    const pages = runs[0].pages;
+    perPage[mode] = median(runs.map((r) => r.ms)) / pages;
+    const cpu = median(runs.map((r) => r.cpuMs)) / pages;
+    console.log(
+      `| ${mode} | ${Math.min(...runs.map((r) => r.ms)).toFixed(0)} | ${(perPage[mode] * pages).toFixed(0)} | ` +
+        `${(1000 / perPage[mode]).toFixed(0)} | ${perPage[mode].toFixed(2)} | ${cpu.toFixed(2)} | ` +
+        `${Math.max(...runs.map((r) => r.rssMb)).toFixed(0)} MB |`,
+    );
+  }
+  // The crawler's cost per page, run by run (the modes of one run ran back to back): crawl minus read_url is the
+  // crawler's own machinery (links, normalisation, scope, robots, sitemap, ordering, sections); crawl minus read
+  // also counts the exact token count of each page, which read_url's header takes as well.
+  for (const baseline of ['read_url', 'read']) {
+    const overheads = results.crawl
+      .map((r, i) => r.ms / r.pages - results[baseline][i].ms / results[baseline][i].pages)
+      .sort((a, b) => a - b);
+    const overhead = median(overheads);
+    const share = realMs ? `, ${((overhead / realMs) * 100).toFixed(1)} % of extracting one real page` : '';
+    console.log(
+      `crawl − ${baseline}: median ${overhead.toFixed(2)} ms per page (runs ${overheads[0].toFixed(2)} to ` +
+        `${overheads.at(-1).toFixed(2)})${share}`,
+    );
+  }
 }
 
 function main() {
   const script = fileURLToPath(import.meta.url);
-  const results = {};
-  // Modes interleaved run by run, so a change in the machine's load hits every mode alike.
-  const modes = ['extract', 'read', 'crawl'];
-  for (const mode of modes) results[mode] = [];
+  const hasNews = existsSync(NEWS);
+  const sites = args.site === 'both' ? ['generated', ...(hasNews ? ['news'] : [])] : [args.site];
+  const results = Object.fromEntries(sites.map((site) => [site, Object.fromEntries(MODES.map((m) => [m, []]))]));
+  const realMsRuns = [];
+  // Modes and sites interleaved run by run, so a change in the machine's load hits every mode alike.
   for (let run = 0; run < RUNS; run++) {
-    for (const mode of modes) {
-      const out = spawnSync(process.execPath, [script, '--child', mode], { encoding: 'utf8' });
-      if (out.status !== 0) throw new Error(`${mode} failed: ${out.stderr}`);
-      results[mode].push(JSON.parse(out.stdout));
-    }
+    for (const site of sites) for (const mode of MODES) results[site][mode].push(runChild(script, site, mode));
+    if (hasNews) realMsRuns.push(runChild(script, 'real-extract', '').medianMs);
   }
+  const realMs = hasNews ? median(realMsRuns) : undefined;
   console.log(
-    `crawl benchmark: 222 pages, ${RUNS} runs per mode (interleaved), ${availableParallelism()} CPUs, ` +
-      `Node ${process.version}\n`,
+    `crawl benchmark: ${RUNS} runs per mode (interleaved), ${availableParallelism()} CPUs, Node ${process.version}` +
+      (realMs
+        ? `\none real page's extraction (news set, worker pool, median of run medians): ${realMs.toFixed(2)} ms`
+        : ''),
   );
-  console.log(
-    '| mode | pages | best ms | median ms | pages/s (median) | ms/page (median) | CPU ms/page (median) | peak RSS |',
-  );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const perPage = {};
-  const cpuPerPage = {};
-  for (const [mode, runs] of Object.entries(results)) {
-    const pages = runs[0].pages;
-    perPage[mode] = median(runs.map((r) => r.ms)) / pages;
-    cpuPerPage[mode] = median(runs.map((r) => r.cpuMs)) / pages;
-    const best = Math.min(...runs.map((r) => r.ms));
-    const rss = Math.max(...runs.map((r) => r.rssMb));
-    console.log(
-      `| ${mode} | ${pages} | ${best.toFixed(0)} | ${(perPage[mode] * pages).toFixed(0)} | ` +
-        `${(1000 / perPage[mode]).toFixed(0)} | ${perPage[mode].toFixed(2)} | ${cpuPerPage[mode].toFixed(2)} | ` +
-        `${rss.toFixed(0)} MB |`,
-    );
-  }
-  // The crawler's own cost: crawl minus the same pages read one by one, run by run (each pair ran back to back).
-  const overheads = results.crawl.map((r, i) => (r.ms - results.read[i].ms) / r.pages).sort((a, b) => a - b);
-  const overhead = median(overheads);
-  console.log(
-    `\ncrawler overhead per page: median ${overhead.toFixed(2)} ms (runs: ${overheads[0].toFixed(2)} to ` +
-      `${overheads.at(-1).toFixed(2)} ms) = ${((overhead / perPage.read) * 100).toFixed(1)} % of a single-page ` +
-      `read, ${((overhead / perPage.extract) * 100).toFixed(1)} % of these tiny pages' extraction`,
-  );
-  const real = spawnSync(process.execPath, [script, '--child', 'real-extract'], { encoding: 'utf8' });
-  const realMs = real.status === 0 ? JSON.parse(real.stdout).medianMs : null;
-  if (realMs) {
-    console.log(
-      `real pages (../shared/eval news set, worker pool): median ${realMs.toFixed(2)} ms to extract one page; ` +
-        `crawler overhead = ${((overhead / realMs) * 100).toFixed(1)} % of it`,
-    );
-  }
-  const cpuOver = cpuPerPage.crawl - cpuPerPage.read;
-  console.log(
-    `crawler CPU per page (medians): ${cpuOver.toFixed(2)} ms = ${((cpuOver / cpuPerPage.read) * 100).toFixed(1)} % ` +
-      `of a single-page read's CPU, ${((cpuOver / cpuPerPage.extract) * 100).toFixed(1)} % of extraction CPU`,
-  );
+  for (const site of sites) report(site, results[site], realMs);
 }
 
-if (args.child) await child(args.child);
+if (args.child) await child(args.child, args.mode);
 else main();

@@ -9,7 +9,7 @@
 import { errorMessage, WebReaderError } from '../errors.js';
 import type { RobotsRules } from '../fetch/robots.js';
 import { fitSection } from './budget.js';
-import { normalizeUrl } from './normalize-url.js';
+import { normalizedUrl, normalizeUrl } from './normalize-url.js';
 import type { ParsedSitemap } from './sitemap.js';
 import { createScope } from './url-scope.js';
 
@@ -259,11 +259,18 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
   const sitemapUrls = readSitemaps();
   let sitemapsMerged = false;
 
+  // Links as pages spell them, already judged: a site's navigation repeats the same links on every page, and
+  // one look-up is cheaper than normalising them again.
+  const linksSeen = new Set<string>();
+
   function enqueue(url: string, depth: number): void {
-    const key = normalizeUrl(url);
-    if (!key || seen.has(key)) return;
+    if (linksSeen.has(url)) return;
+    linksSeen.add(url);
+    const normal = normalizedUrl(url);
+    if (!normal || seen.has(normal.href)) return;
+    const key = normal.href;
     seen.add(key);
-    const verdict = judge(key);
+    const verdict = judge(normal);
     if (!verdict.inScope) skipped.scope.push({ url: key, reason: verdict.reason });
     else if (depth > options.maxDepth)
       skipped.scope.push({ url: key, reason: `deeper than max_depth ${options.maxDepth}` });

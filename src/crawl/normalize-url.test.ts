@@ -19,6 +19,14 @@ describe('normalizeUrl', () => {
     ['decodes escaped unreserved characters', 'https://example.com/%7Euser/%61', 'https://example.com/~user/a'],
     ['keeps escaped reserved characters', 'https://example.com/a%2Fb', 'https://example.com/a%2Fb'],
     ['drops credentials', 'https://user:pw@example.com/a', 'https://example.com/a'],
+    ['drops a password without a user', 'https://:pw@example.com/a', 'https://example.com/a'],
+    ['drops a bare #', 'https://example.com/a#', 'https://example.com/a'],
+    ['keeps a query without tracking', 'https://example.com/a?id=3', 'https://example.com/a?id=3'],
+    [
+      'decodes escapes and drops index.html together',
+      'https://example.com/%64ocs/index.html',
+      'https://example.com/docs/',
+    ],
     ['drops a trailing dot of the host', 'https://example.com./a', 'https://example.com/a'],
   ])('%s', (_name, input, expected) => {
     expect(normalizeUrl(input)).toBe(expected);

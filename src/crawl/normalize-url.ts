@@ -55,6 +55,11 @@ function decodeUnreserved(part: string): string {
  * `base` when given.
  */
 export function normalizeUrl(input: string, base?: string): string | undefined {
+  return normalizedUrl(input, base)?.href;
+}
+
+/** normalizeUrl as a URL object, for a caller that goes on to read its parts (no second parse). */
+export function normalizedUrl(input: string, base?: string): URL | undefined {
   let url: URL;
   try {
     url = new URL(input, base);
@@ -62,14 +67,22 @@ export function normalizeUrl(input: string, base?: string): string | undefined {
     return undefined; // not a URL any crawler could follow
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  url.hash = '';
-  url.username = '';
-  url.password = '';
+  // Each URL setter re-parses the whole URL, and a crawl normalises every link of every page: set only what changes.
+  // `hash` and `search` read '' for a bare `#` or `?`, which `href` still spells: ask `href`.
+  if (url.href.includes('#')) url.hash = '';
+  if (url.username || url.password) {
+    url.username = '';
+    url.password = '';
+  }
   if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
-  url.pathname = decodeUnreserved(url.pathname).replace(INDEX_FILE, '/');
-  const kept = [...url.searchParams].filter(([name]) => !isTrackingParameter(name));
-  // A stable sort: repeated names keep their relative order, which some servers give meaning to.
-  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  url.search = kept.length === 0 ? '' : new URLSearchParams(kept).toString();
-  return url.href;
+  const path = url.pathname.includes('%') ? decodeUnreserved(url.pathname) : url.pathname;
+  const normalPath = path.replace(INDEX_FILE, '/');
+  if (normalPath !== url.pathname) url.pathname = normalPath;
+  if (url.href.includes('?')) {
+    const kept = [...url.searchParams].filter(([name]) => !isTrackingParameter(name));
+    // A stable sort: repeated names keep their relative order, which some servers give meaning to.
+    kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    url.search = kept.length === 0 ? '' : new URLSearchParams(kept).toString();
+  }
+  return url;
 }

@@ -85,14 +85,14 @@ export interface ScopeOptions {
 export type ScopeVerdict = { readonly inScope: true } | { readonly inScope: false; readonly reason: string };
 
 /** Compiles the scope once; the result judges each URL with the reason it is out of scope. */
-export function createScope(options: ScopeOptions): (url: string) => ScopeVerdict {
+export function createScope(options: ScopeOptions): (url: string | URL) => ScopeVerdict {
   const include = options.patterns.map((pattern) => ({ pattern, match: compilePattern(pattern, 'patterns') }));
   const exclude = options.excludePatterns.map((pattern) => ({
     pattern,
     match: compilePattern(pattern, 'exclude_patterns'),
   }));
   return (href) => {
-    const url = new URL(href);
+    const url = typeof href === 'string' ? new URL(href) : href;
     if (!isAllowedHost(url.hostname, options.allowedDomains)) {
       return { inScope: false, reason: `host ${url.hostname} is not in allowed_domains` };
     }
