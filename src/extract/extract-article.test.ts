@@ -83,4 +83,30 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('23.10.2018');
     expect(markdown.startsWith('The committee met')).toBe(true);
   });
+
+  it('drops picture captions and credits outside <figcaption>, keeping the picture', () => {
+    const html = page(`<article><p>${PROSE.repeat(3)}</p>
+      <div class="wp-caption"><img src="/harbour.jpg" alt="The harbour at dawn"><p class="wp-caption-text">The harbour at dawn. Photo: J. Doe</p></div>
+      <p>${PROSE}</p><p class="credit">Picture: Example Agency</p><p>Closing words of the report, with a comma.</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('![The harbour at dawn](https://example.com/harbour.jpg)');
+    expect(markdown).not.toContain('Photo: J. Doe');
+    expect(markdown).not.toContain('Example Agency');
+    expect(markdown).toContain('Closing words of the report');
+  });
+
+  it('drops a grid of teasers inside the content, not a lead paragraph called a teaser', () => {
+    const teasers = [1, 2, 3]
+      .map(
+        (n) =>
+          `<div class="teaser"><img src="/t${n}.jpg" alt=""><h3>Other story ${n}</h3><p>Summary of other story ${n}, briefly.</p></div>`,
+      )
+      .join('');
+    const html =
+      page(`<article><div class="article-teaser"><p>The lead: what the report says, in one sentence.</p></div>
+      <p>${PROSE.repeat(3)}</p><p>${PROSE}</p><div class="teasers"><h2>Read more</h2>${teasers}</div></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The lead: what the report says');
+    expect(markdown).not.toContain('Other story');
+  });
 });

@@ -34,7 +34,7 @@ const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
 const NEGATIVE =
-  /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|cookie|consent|newsletter/i;
+  /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|cookie|consent|newsletter|teasers/i;
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
 
 /** Structural boilerplate, removed whatever its class says. */
@@ -399,7 +399,7 @@ function cleanContent(
       const name = child.name;
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
-      if (name === 'figcaption') return false;
+      if (name === 'figcaption' || isCaption(child, stats)) return false;
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
         if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) return false;
@@ -422,6 +422,17 @@ function cleanContent(
     });
   };
   visit(article);
+}
+
+// Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
+// `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
+const CAPTION = /caption|credit|copyright|img-?meta|image-?annotation/i;
+const CAPTION_MAX_CHARS = 300;
+
+function isCaption(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+  const names = classAndId(el);
+  if (!names || !CAPTION.test(names)) return false;
+  return (stats.get(el)?.text ?? 0) <= CAPTION_MAX_CHARS && !hasDescendant(el, 'img') && !hasDescendant(el, 'picture');
 }
 
 // What sits above the article's own title heading inside the content: kicker, category, breadcrumb, date line.

@@ -101,6 +101,7 @@ describe('renderMarkdown', () => {
     ],
     ['HTML-like text is escaped', '<p>a &lt;b&gt; tag</p>', 'a \\<b> tag'],
     ['zero-width characters are removed, entities too', '<p>in\u200Bvis&#8203;ible&#xFEFF;</p>', 'invisible'],
+    ['soft hyphens are removed', '<p>Mag\u00ADda&shy;le&#173;ner</p>', 'Magdalener'],
     [
       'scripts, styles and forms render nothing',
       '<p>a</p><script>x()</script><style>p{}</style><form><input value="v"><button>Go</button></form>',

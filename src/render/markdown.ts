@@ -26,9 +26,10 @@ const SKIP = new Set([
 ]); // prettier-ignore
 
 // Zero-width characters hide text from a human reader while a model still reads it (prompt injection), and split
-// words for search: U+200B–U+200D, U+2060 (word joiner), U+FEFF. Removed here, after parsing, so that the
-// character references (`&#8203;`) go too.
-const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
+// words for search: U+200B–U+200D, U+2060 (word joiner), U+FEFF. The soft hyphen U+00AD is a hyphenation hint,
+// invisible mid-line, that splits words the same way (`Mag&shy;da&shy;le&shy;ner`) and costs tokens. Removed here,
+// after parsing, so that the character references (`&#8203;`, `&shy;`) go too.
+const ZERO_WIDTH = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|brush:?)-?\s*([A-Za-z0-9_+#.-]+)/;
 
