@@ -109,4 +109,18 @@ describe('extractArticle', () => {
     expect(markdown).toContain('The lead: what the report says');
     expect(markdown).not.toContain('Other story');
   });
+
+  it('keeps the opening paragraph that sits beside an ancestor of the main block (a CMS that splits the body)', () => {
+    const html = page(`<div class="page"><div class="main-region">
+      <div class="block block-first"><div class="field first">
+        <p>The opening paragraph sets out what the report found and what it asks of the government.</p></div></div>
+      <div class="block block-rest"><div class="field items"><div class="item"><div class="text">
+        <p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>
+      </div></div></div></div></div></div>
+      <div class="comments"><p>A reader wrote a long comment here, which is not part of the article at all, really.</p></div>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown.startsWith('The opening paragraph sets out what the report found')).toBe(true);
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('A reader wrote');
+  });
 });

@@ -73,7 +73,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
   const top = pickTopCandidate(body, stats, candidates);
-  const article = gatherSiblings(top, stats);
+  const article = withLeadingProse(top, gatherSiblings(top, stats), stats, body);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
@@ -380,6 +380,48 @@ function gatherSiblings(top: HtmlElement, stats: Map<HtmlElement, Node>): HtmlEl
   }
   if (kept.length === 1) return top;
   return { type: 'tag', name: 'div', attribs: {}, children: kept, parent: null };
+}
+
+// How far up from the top candidate, and how many blocks back at each level, leading prose is looked for.
+const LEADING_LEVELS = 5;
+const LEADING_BLOCKS = 2;
+const LEADING_MIN_CHARS = 80;
+
+/**
+ * The prose just before the content, one or more levels up: a lead paragraph in the article's header, an intro block,
+ * the first body field of a CMS that splits the body over sibling blocks. Readability's sibling pass only looks
+ * beside the top candidate, so an article whose opening sits beside one of its ancestors lost its first paragraphs.
+ * At each level up, the nearest blocks before are taken while they read as prose (paragraphs, few links); the first
+ * that does not stops that level. Only what comes before: after the content come comments and teasers.
+ */
+function withLeadingProse(
+  top: HtmlElement,
+  article: HtmlElement,
+  stats: Map<HtmlElement, Node>,
+  body: HtmlElement,
+): HtmlElement {
+  const leading: HtmlNode[] = [];
+  for (let level = 0, node = top; level < LEADING_LEVELS; level++, node = node.parent as HtmlElement) {
+    const parent = node.parent;
+    if (!parent || !isElement(parent) || parent === body) break;
+    if (level === 0 && article !== top) continue; // gatherSiblings has judged the top's own siblings
+    const before: HtmlNode[] = [];
+    for (let index = parent.children.indexOf(node) - 1; index >= 0 && before.length < LEADING_BLOCKS; index--) {
+      const sibling = parent.children[index]!;
+      const stat = isElement(sibling) ? stats.get(sibling) : undefined;
+      if (!stat || stat.text === 0) continue;
+      if (!isLeadingProse(sibling as HtmlElement, stat)) break;
+      before.unshift(sibling);
+    }
+    leading.unshift(...before);
+  }
+  if (leading.length === 0) return article;
+  return { type: 'tag', name: 'div', attribs: {}, children: [...leading, article], parent: null };
+}
+
+function isLeadingProse(el: HtmlElement, stat: Node): boolean {
+  if (stat.text < LEADING_MIN_CHARS || linkDensity(stat) >= 0.2 || /^h[1-6]$/.test(el.name)) return false;
+  return el.name === 'p' || hasDescendant(el, 'p');
 }
 
 /**
