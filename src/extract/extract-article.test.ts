@@ -114,6 +114,7 @@ describe('extractArticle', () => {
     const html = page(`<div class="page"><div class="main-region">
       <div class="block block-first"><div class="field first">
         <p>The opening paragraph sets out what the report found and what it asks of the government.</p></div></div>
+      <div class="date">12 May 2022, 09:50</div>
       <div class="block block-rest"><div class="field items"><div class="item"><div class="text">
         <p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>
       </div></div></div></div></div></div>
@@ -122,5 +123,6 @@ describe('extractArticle', () => {
     expect(markdown.startsWith('The opening paragraph sets out what the report found')).toBe(true);
     expect(markdown).toContain('The committee met on Tuesday');
     expect(markdown).not.toContain('A reader wrote');
+    expect(markdown).not.toContain('12 May 2022'); // passed over between the lead and the body, not taken
   });
 });

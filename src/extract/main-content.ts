@@ -410,6 +410,8 @@ function withLeadingProse(
       const sibling = parent.children[index]!;
       const stat = isElement(sibling) ? stats.get(sibling) : undefined;
       if (!stat || stat.text === 0) continue;
+      // A date line or byline between the lead and the body is passed over, not taken.
+      if (stat.text < LEADING_MIN_CHARS && stat.linkText === 0) continue;
       if (!isLeadingProse(sibling as HtmlElement, stat)) break;
       before.unshift(sibling);
     }
