@@ -125,4 +125,13 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('A reader wrote');
     expect(markdown).not.toContain('12 May 2022'); // passed over between the lead and the body, not taken
   });
+
+  it('drops a paragraph that is only a numeric date, not a sentence with a date in it', () => {
+    const html = page(`<article><p>23.10.2018</p><p>${PROSE.repeat(3)}</p><p>2019-05-01 09:50</p>
+      <p>On 23.10.2018 the committee published its second report.</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).not.toMatch(/^23\.10\.2018$/m);
+    expect(markdown).not.toContain('2019-05-01');
+    expect(markdown).toContain('On 23.10.2018 the committee published its second report.');
+  });
 });

@@ -444,6 +444,7 @@ function cleanContent(
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
       if (name === 'figcaption' || isCaption(child, stats)) return false;
+      if ((name === 'p' || name === 'div' || name === 'time') && DATE_ONLY.test(textOf(child))) return false;
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
         if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) return false;
@@ -467,6 +468,10 @@ function cleanContent(
   };
   visit(article);
 }
+
+// A block that is only a date (and time): the article's dateline, in numeric form (`23.10.2018`, `2018-10-23 09:50`).
+const DATE_ONLY =
+  /^\s*(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})(?:,?\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:Uhr|h))?)?\s*$/i;
 
 // Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
 // `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
