@@ -134,4 +134,16 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('2019-05-01');
     expect(markdown).toContain('On 23.10.2018 the committee published its second report.');
   });
+
+  it('drops post metadata and comment sections named in other languages (kommentare, comentarios)', () => {
+    const html = page(`<div class="post"><div class="entry"><p>${PROSE.repeat(3)}</p><p>${PROSE}</p>
+      <p class="postmetadata">This entry was posted on Monday, filed under News, and tagged with reports.</p>
+      <section class="kommentare"><h2>2 Kommentare</h2><p>Ein Leser schrieb, dass der Bericht viel zu lang sei, und fragte warum.</p></section>
+      <div class="comentarios"><p>Un lector escribió que el informe era demasiado largo, y preguntó por qué.</p></div></div></div>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('This entry was posted');
+    expect(markdown).not.toContain('Ein Leser schrieb');
+    expect(markdown).not.toContain('Un lector');
+  });
 });
