@@ -26,7 +26,8 @@ export interface FindMainContentOptions {
   readonly title: string | undefined;
 }
 
-// Readability's patterns, plus consent/cookie/newsletter/share blocks. `hidden` counts only as a whole class name:
+// Readability's patterns, plus consent/cookie/newsletter/share blocks, comment sections named in other languages
+// (`kommentare`, `comentarios`, `commentaires`) and post metadata. `hidden` counts only as a whole class name:
 // as part of one it is usually about a label or a widget state (`field--label-hidden`), not the block.
 const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscribe|share|sharing|paywall|promo|author|byline|kommentar|comentario|commentaire|post-?meta|entry-(?:meta|utility)/i;
