@@ -11,7 +11,7 @@ import { findMarkdownTwin, markdownTwinNotice } from './content/markdown-twin.js
 import { renderPdf } from './content/pdf.js';
 import { ExtractionError, HttpStatusError, InvalidArgumentError, SecurityError } from './errors.js';
 import type { Article } from './extract/extract-article.js';
-import type { ExtractedLinks } from './extract/links.js';
+import type { ExtractedLinks, LinkTargets } from './extract/links.js';
 import type { ScrapedHtml } from './extract/scrape.js';
 import { decodeBody } from './fetch/decode.js';
 import { createFetcher } from './fetch/guarded-fetch.js';
@@ -73,8 +73,8 @@ export interface PageContent {
   readonly markdownTwinUrl?: string;
   /** For an outcome other than ok: why, in words the agent reads (an encrypted or image-only PDF). */
   readonly statusDetail?: string;
-  /** With `withLinks`, for HTML whose content was extracted: its visible links and rel=canonical. */
-  readonly links?: ExtractedLinks;
+  /** With `withLinks`, for HTML whose content was extracted: where its visible links lead, and rel=canonical. */
+  readonly links?: LinkTargets;
 }
 
 export interface EngineIO {

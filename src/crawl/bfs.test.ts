@@ -31,7 +31,7 @@ function fakeIO(site: Record<string, FakePage>, robots = ''): CrawlIO & { fetche
     async extractLinks(html) {
       const page = site[html]!;
       return {
-        links: (page.links ?? []).map((link) => ({ url: new URL(link, ORIGIN).href })),
+        urls: (page.links ?? []).map((link) => new URL(link, ORIGIN).href),
         ...(page.canonical ? { canonicalUrl: ORIGIN + page.canonical } : {}),
       };
     },
@@ -98,7 +98,7 @@ describe('crawlSite', () => {
       },
       async extractLinks() {
         extracted++;
-        return { links: [] };
+        return { urls: [] };
       },
     });
     expect(extracted).toBe(0);

@@ -7,6 +7,7 @@
 // pages, the budget and the links enqueued are exactly those of a one-at-a-time BFS. Pages are never started
 // beyond what max_pages could still use. Once the budget is spent, pages still in flight are dropped and listed.
 import { errorMessage, WebReaderError } from '../errors.js';
+import type { LinkTargets } from '../extract/links.js';
 import type { RobotsRules } from '../fetch/robots.js';
 import { fitSection } from './budget.js';
 import { normalizedUrl, normalizeUrl } from './normalize-url.js';
@@ -21,22 +22,17 @@ export interface CrawlFetched {
   readonly content: string;
   /** The HTML to take links from; absent for other content types. */
   readonly html?: string;
-  /** The page's links when reading it already listed them; else they are taken from `html`. */
-  readonly links?: FoundLinks;
+  /** Where the page's links lead when reading it already listed them; else they are taken from `html`. */
+  readonly links?: LinkTargets;
   /** Why the page has nothing to read (empty, needs JavaScript, binary), when so. */
   readonly unreadable?: { readonly code: string; readonly message: string };
-}
-
-export interface FoundLinks {
-  readonly links: readonly { readonly url: string }[];
-  readonly canonicalUrl?: string;
 }
 
 export interface CrawlIO {
   /** Fetches and reads one page; throws the fetch's error (HTTP status, refused address, timeout, …). */
   readPage(url: string, signal: AbortSignal): Promise<CrawlFetched>;
-  /** The same link extraction as the `links` tool, plus the page's rel=canonical. */
-  extractLinks(html: string, baseUrl: string): Promise<FoundLinks>;
+  /** Where the page's links lead (the same extraction as the `links` tool), plus its rel=canonical. */
+  extractLinks(html: string, baseUrl: string): Promise<LinkTargets>;
   /** The robots.txt rules for the URL's origin; throws only for a refused address or cancellation. */
   loadRobots(url: string, signal: AbortSignal): Promise<RobotsRules>;
   /** A sitemap, or an empty one when there is none. */
@@ -219,7 +215,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       if (page.unreadable) return { kind: 'error', entry, ...page.unreadable };
       if (!page.html) return { kind: 'page', entry, page, links: [], canonical: undefined };
       const found = page.links ?? (await io.extractLinks(page.html, page.finalUrl));
-      return { kind: 'page', entry, page, links: found.links.map((link) => link.url), canonical: found.canonicalUrl };
+      return { kind: 'page', entry, page, links: found.urls, canonical: found.canonicalUrl };
     } catch (error) {
       if (signal.aborted) throw error;
       return failureOf(entry, error);

@@ -50,6 +50,14 @@ function decodeUnreserved(part: string): string {
   return part.replace(UNRESERVED_ESCAPE, (escape) => String.fromCharCode(parseInt(escape.slice(1), 16)));
 }
 
+/** A normalised URL: the crawler's key and the parts the crawl scope judges. */
+export interface NormalizedUrl {
+  readonly href: string;
+  readonly hostname: string;
+  readonly pathname: string;
+  readonly search: string;
+}
+
 /**
  * The crawler's key for a URL, or undefined when it is not an http(s) URL. Relative input resolves against
  * `base` when given.
@@ -58,8 +66,12 @@ export function normalizeUrl(input: string, base?: string): string | undefined {
   return normalizedUrl(input, base)?.href;
 }
 
-/** normalizeUrl as a URL object, for a caller that goes on to read its parts (no second parse). */
-export function normalizedUrl(input: string, base?: string): URL | undefined {
+/**
+ * normalizeUrl with the parts a caller goes on to read (no second parse). The key is written from the parsed parts
+ * rather than through URL setters: each setter re-parses the whole URL, and a crawl normalises every link of every
+ * page. What WHATWG URL already normalised (scheme and host case, default port, dot segments) stays as it made it.
+ */
+export function normalizedUrl(input: string, base?: string): NormalizedUrl | undefined {
   let url: URL;
   try {
     url = new URL(input, base);
@@ -67,22 +79,19 @@ export function normalizedUrl(input: string, base?: string): URL | undefined {
     return undefined; // not a URL any crawler could follow
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  // Each URL setter re-parses the whole URL, and a crawl normalises every link of every page: set only what changes.
-  // `hash` and `search` read '' for a bare `#` or `?`, which `href` still spells: ask `href`.
-  if (url.href.includes('#')) url.hash = '';
-  if (url.username || url.password) {
-    url.username = '';
-    url.password = '';
-  }
-  if (url.hostname.endsWith('.')) url.hostname = url.hostname.slice(0, -1);
+  // Credentials and the fragment are left out; a trailing dot of the host goes.
+  const hostname = url.hostname.endsWith('.') ? url.hostname.slice(0, -1) : url.hostname;
+  const host = url.port ? `${hostname}:${url.port}` : hostname;
   const path = url.pathname.includes('%') ? decodeUnreserved(url.pathname) : url.pathname;
-  const normalPath = path.replace(INDEX_FILE, '/');
-  if (normalPath !== url.pathname) url.pathname = normalPath;
-  if (url.href.includes('?')) {
-    const kept = [...url.searchParams].filter(([name]) => !isTrackingParameter(name));
-    // A stable sort: repeated names keep their relative order, which some servers give meaning to.
-    kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    url.search = kept.length === 0 ? '' : new URLSearchParams(kept).toString();
-  }
-  return url;
+  const pathname = path.replace(INDEX_FILE, '/');
+  const search = url.search ? normalizedQuery(url.searchParams) : '';
+  return { href: `${url.protocol}//${host}${pathname}${search}`, hostname, pathname, search };
+}
+
+/** The query without tracking parameters, sorted by name; '' when nothing is left. */
+function normalizedQuery(params: URLSearchParams): string {
+  const kept = [...params].filter(([name]) => !isTrackingParameter(name));
+  // A stable sort: repeated names keep their relative order, which some servers give meaning to.
+  kept.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return kept.length === 0 ? '' : `?${new URLSearchParams(kept).toString()}`;
 }

@@ -7,7 +7,14 @@
 // instead, searched (not anchored) in the path with its query (`re:^/blog/\d{4}/`, `re:[?&]page=`).
 import { InvalidArgumentError } from '../errors.js';
 
-export type UrlMatcher = (url: URL) => boolean;
+/** The parts of a URL the scope reads (a URL object has them). */
+export interface UrlParts {
+  readonly hostname: string;
+  readonly pathname: string;
+  readonly search: string;
+}
+
+export type UrlMatcher = (url: UrlParts) => boolean;
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
@@ -85,7 +92,7 @@ export interface ScopeOptions {
 export type ScopeVerdict = { readonly inScope: true } | { readonly inScope: false; readonly reason: string };
 
 /** Compiles the scope once; the result judges each URL with the reason it is out of scope. */
-export function createScope(options: ScopeOptions): (url: string | URL) => ScopeVerdict {
+export function createScope(options: ScopeOptions): (url: string | UrlParts) => ScopeVerdict {
   const include = options.patterns.map((pattern) => ({ pattern, match: compilePattern(pattern, 'patterns') }));
   const exclude = options.excludePatterns.map((pattern) => ({
     pattern,

@@ -2,7 +2,7 @@
 // Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
 import { renderMarkdown } from '../render/markdown.js';
 import { removeHidden } from './clean-hidden.js';
-import { listLinks, readCanonicalUrl, type ExtractedLinks } from './links.js';
+import { listLinkTargets, readCanonicalUrl, type LinkTargets } from './links.js';
 import { findMainContent, visibleTextLength } from './main-content.js';
 import { readMetadata } from './metadata.js';
 import { parseHtml } from './parse.js';
@@ -20,14 +20,14 @@ export interface Article {
   hiddenBlocksDropped: number;
   /** True when main-content detection failed and the whole cleaned body was rendered instead. */
   usedFallback: boolean;
-  /** With `withLinks`: the page's visible links, as `extractLinks` gives them, taken from the same parse. */
-  links?: ExtractedLinks;
+  /** With `withLinks`: where the page's visible links lead, and its canonical URL, from the same parse. */
+  links?: LinkTargets;
 }
 
 export interface ExtractArticleOptions {
   /** The page's final URL after redirects; `<base href>` is resolved against it. */
   readonly baseUrl: string;
-  /** Also list the page's links (the crawler needs both; one parse instead of two). */
+  /** Also list where the page's links lead (the crawler needs both; one parse instead of two). */
   readonly withLinks?: boolean;
 }
 
@@ -43,8 +43,8 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
   const hiddenBlocksDropped = removeHidden(doc);
   // The cleaned tree before detection cuts it down is exactly what extractLinks reads.
-  const links: ExtractedLinks | undefined = options.withLinks
-    ? { links: listLinks(doc, baseUrl), hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) }
+  const links: LinkTargets | undefined = options.withLinks
+    ? { urls: listLinkTargets(doc, baseUrl), ...(canonicalUrl ? { canonicalUrl } : {}) }
     : undefined;
   const withLinks = links ? { links } : {};
   let main = findMainContent(doc, { stripUnlikely: true, title });

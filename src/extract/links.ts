@@ -29,6 +29,13 @@ export interface ExtractedLinks {
   readonly canonicalUrl?: string;
 }
 
+/** What a crawler follows from a page: where its links lead, each once, and its canonical URL. */
+export interface LinkTargets {
+  /** Unique resolved link URLs in document order (no anchor text: a crawler reads none). */
+  readonly urls: string[];
+  readonly canonicalUrl?: string;
+}
+
 export interface RankedLink extends PageLink {
   /** How many times the URL occurs on the page. */
   readonly count: number;
@@ -79,6 +86,19 @@ export function listLinks(root: HtmlElement | HtmlDocument, baseUrl: string): Pa
     if (url) links.push({ url, text: anchorText(el) });
   });
   return links;
+}
+
+/** The unique targets of all links under `root`, in document order; hidden elements must be removed first. */
+export function listLinkTargets(root: HtmlElement | HtmlDocument, baseUrl: string): string[] {
+  // A page repeats its navigation links; each distinct href is resolved once.
+  const byHref = new Map<string, string | undefined>();
+  forEachElement(root, (el) => {
+    const href = el.name === 'a' ? el.attribs.href : undefined;
+    if (href !== undefined && !byHref.has(href)) byHref.set(href, resolveHref(href, baseUrl));
+  });
+  const urls = new Set<string>();
+  for (const url of byHref.values()) if (url) urls.add(url);
+  return [...urls];
 }
 
 /** The page's `<link rel="canonical">`, resolved; read before cleaning removes `<head>`. */

@@ -135,7 +135,8 @@ export function engineCrawlIO(engine: Engine): CrawlIO {
     },
     async extractLinks(html, baseUrl) {
       const found = await engine.extractLinks(html, baseUrl);
-      return { links: found.links, canonicalUrl: found.canonicalUrl };
+      const urls = [...new Set(found.links.map((link) => link.url))];
+      return { urls, ...(found.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
     },
     loadRobots: (url, signal) => loadRobotsRules(engine, url, signal),
     async loadSitemap(url, signal) {
