@@ -87,6 +87,59 @@ describe('crawlSite', () => {
     expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/', '/slow', '/b', '/c', '/d', '/e', '/f']);
   });
 
+  it('starts the links of a later page early when the frontier runs dry behind a slow page, in the same BFS order', async () => {
+    const site: Record<string, FakePage> = {
+      '/': { links: ['/slow', '/b'] },
+      '/slow': { links: ['/s1'] },
+      '/b': { links: ['/b1', '/b2', '/'] },
+      '/s1': {},
+      '/b1': { links: ['/b2'] },
+      '/b2': {},
+    };
+    const io = fakeIO(site);
+    const startedBeforeSlowEnded: string[] = [];
+    let slowEnded = false;
+    const crawl = await crawlSite(options({ concurrency: 3 }), {
+      ...io,
+      async readPage(url, signal) {
+        if (!slowEnded) startedBeforeSlowEnded.push(new URL(url).pathname);
+        if (url.endsWith('/slow')) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          slowEnded = true;
+        }
+        return io.readPage(url, signal);
+      },
+    });
+    // /b's links were started while /slow held the head of the frontier; nothing was fetched twice.
+    expect(startedBeforeSlowEnded).toEqual(['/', '/slow', '/b', '/b1', '/b2']);
+    expect([...io.fetched].sort()).toEqual([...new Set(io.fetched)].sort());
+    // The pages are those of a one-at-a-time BFS, in its order: /slow's link before /b's.
+    expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/', '/slow', '/b', '/s1', '/b1', '/b2']);
+    expect(crawl.stopReason).toBe('frontier_empty');
+  });
+
+  it('lists a page started early but never reached when the budget stops the crawl', async () => {
+    const site: Record<string, FakePage> = {
+      '/': { links: ['/slow', '/b'] },
+      '/slow': {},
+      '/b': { links: ['/b1'] },
+      '/b1': {},
+    };
+    const io = fakeIO(site);
+    // Room for the start page's section only: /slow is left out and the crawl stops on the budget.
+    const crawl = await crawlSite(options({ concurrency: 3, maxTokens: 30 }), {
+      ...io,
+      async readPage(url, signal) {
+        if (url.endsWith('/slow')) await new Promise((resolve) => setTimeout(resolve, 100));
+        return io.readPage(url, signal);
+      },
+    });
+    expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/']);
+    expect(crawl.stopReason).toBe('max_tokens');
+    expect(io.fetched).toContain(`${ORIGIN}/b1`);
+    expect(crawl.skipped.budget.map((entry) => new URL(entry.url).pathname).sort()).toEqual(['/b', '/b1', '/slow']);
+  });
+
   it('takes links the page read already listed instead of extracting them again', async () => {
     const io = fakeIO(TREE);
     let extracted = 0;

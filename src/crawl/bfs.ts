@@ -4,8 +4,10 @@
 //
 // Order and concurrency: up to `concurrency` URLs from the head of the frontier are fetched at once (the shared
 // queue still enforces MAX_CONCURRENT and PER_DOMAIN_INTERVAL), but results are taken in frontier order, so the
-// pages, the budget and the links enqueued are exactly those of a one-at-a-time BFS. Pages are never started
-// beyond what max_pages could still use. Once the budget is spent, pages still in flight are dropped and listed.
+// pages, the budget and the links enqueued are exactly those of a one-at-a-time BFS. When the frontier runs dry
+// behind a page still being read, links of later finished pages are started early and taken over at their turn.
+// Pages are never started beyond what max_pages could still use. Once the budget is spent, pages still in flight
+// (or started early) are dropped and listed.
 import { errorMessage, WebReaderError } from '../errors.js';
 import type { LinkTargets } from '../extract/links.js';
 import type { RobotsRules } from '../fetch/robots.js';
@@ -119,6 +121,16 @@ const LOOKAHEAD_FACTOR = 4;
 interface Entry {
   readonly url: string;
   readonly depth: number;
+}
+
+interface Task {
+  readonly entry: Entry;
+  readonly result: Promise<TaskResult>;
+  done: boolean;
+  /** The result once settled: a finished page's links can be read before its turn. */
+  value?: TaskResult;
+  /** How many of its links have been looked at for pages to start early. */
+  linksLooked: number;
 }
 
 type TaskResult =
@@ -345,36 +357,97 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
 
   // Visits in frontier order. Up to `concurrency` run at once; a finished one frees its slot at once, even while an
   // earlier one is still running, and results wait (at most LOOKAHEAD of them) to be committed in frontier order.
-  const inFlight: Array<{ entry: Entry; result: Promise<TaskResult>; done: boolean }> = [];
+  const inFlight: Task[] = [];
+  // Pages started ahead of their turn. When the frontier has run dry while an earlier page is still being read (a
+  // site whose pages link to few others), the links of later pages that have finished are started early; each
+  // joins the frontier in its proper order when its page is committed and takes the result already fetched. Pages,
+  // order and budget stay those of a one-at-a-time BFS.
+  const early = new Map<string, Task>();
   const lookahead = options.concurrency * LOOKAHEAD_FACTOR;
+
+  function start(entry: Entry): Task {
+    return settle({ entry, result: visit(entry), done: false, linksLooked: 0 });
+  }
+
+  /** A task started early, now at its turn in the frontier: its result, under the frontier's entry. */
+  function adopt(task: Task, entry: Entry): Task {
+    return settle({ entry, result: task.result.then((result) => ({ ...result, entry })), done: false, linksLooked: 0 });
+  }
+
+  function settle(task: Task): Task {
+    // Rejections (cancellation) are collected below; this only keeps a not-yet-awaited one from being reported.
+    task.result.then(
+      (value) => {
+        task.done = true;
+        task.value = value;
+      },
+      () => (task.done = true),
+    );
+    return task;
+  }
+
+  const running = (): Task[] => [...inFlight, ...early.values()].filter((task) => !task.done);
+
+  /** The next link of a finished page waiting for its turn that the crawl does not know yet and may follow. */
+  function nextEarlyEntry(): Entry | undefined {
+    for (const task of inFlight) {
+      if (task.value?.kind !== 'page') continue;
+      const { links } = task.value;
+      while (task.linksLooked < links.length) {
+        const link = normalizedUrl(links[task.linksLooked++]!);
+        const depth = task.entry.depth + 1;
+        if (!link || seen.has(link.href) || early.has(link.href) || depth > options.maxDepth) continue;
+        if (judge(link).inScope) return { url: link.href, depth };
+      }
+    }
+    return undefined;
+  }
+
+  // Starts what may start: the frontier's next entries in order (an entry started early is taken over without a
+  // new slot), then, with the frontier dry and slots free, pages ahead of their turn. Early starts count against
+  // max_pages and the look-ahead among themselves only, so they never hold up the frontier.
+  function fill(): void {
+    for (;;) {
+      const entry = frontier[head];
+      const ahead = entry && early.get(entry.url);
+      if (entry && ahead) {
+        head++;
+        early.delete(entry.url);
+        inFlight.push(adopt(ahead, entry));
+        continue;
+      }
+      if (running().length >= options.concurrency) return;
+      if (entry) {
+        if (inFlight.length >= lookahead || pages.length + inFlight.length >= options.maxPages) return;
+        head++;
+        inFlight.push(start(entry));
+        continue;
+      }
+      const started = pages.length + inFlight.length + early.size;
+      if (inFlight.length + early.size >= lookahead || started >= options.maxPages) return;
+      const next = nextEarlyEntry();
+      if (!next) return;
+      early.set(next.url, start(next));
+    }
+  }
+
   try {
     while (!stopReason) {
       signal.throwIfAborted();
-      let running = inFlight.filter((task) => !task.done).length;
-      while (running < options.concurrency && inFlight.length < lookahead && head < frontier.length) {
-        if (pages.length + inFlight.length >= options.maxPages) break;
-        const entry = frontier[head++]!;
-        const task = { entry, result: visit(entry), done: false };
-        // Rejections (cancellation) are collected below; this only keeps a not-yet-awaited one from being reported.
-        task.result.then(
-          () => (task.done = true),
-          () => (task.done = true),
-        );
-        inFlight.push(task);
-        running++;
-      }
+      fill();
       const next = inFlight[0];
-      if (!next) {
+      if (next?.done) {
+        inFlight.shift();
+        await commit(await next.result);
+        continue;
+      }
+      const busy = running();
+      if (busy.length === 0) {
         stopReason = 'frontier_empty';
         break;
       }
-      if (next.done) {
-        inFlight.shift();
-        await commit(await next.result);
-      } else {
-        // Wait for whichever running visit ends first (`next` is one of them): its slot is refilled on the next turn.
-        await Promise.race(inFlight.filter((task) => !task.done).map((task) => task.result));
-      }
+      // Wait for whichever running visit ends first: its slot is refilled, or the head committed, on the next turn.
+      await Promise.race(busy.map((task) => task.result));
     }
   } catch (error) {
     if (!signal.aborted) throw error;
@@ -383,11 +456,13 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
   if (options.signal?.aborted) stopReason = 'cancelled';
   // Whatever is still in flight or waiting was not read because a limit was reached (or the caller cancelled).
   controller.abort();
-  await Promise.allSettled(inFlight.map((task) => task.result));
+  await Promise.allSettled([...inFlight, ...early.values()].map((task) => task.result));
   if (stopReason !== 'cancelled') {
     const reason = stopReason === 'max_pages' ? `max_pages (${options.maxPages}) reached` : 'max_tokens spent';
     for (const { entry } of inFlight) skipped.budget.push({ url: entry.url, reason });
     for (const entry of frontier.slice(head)) skipped.budget.push({ url: entry.url, reason });
+    // Started early, never reached: fetched, so listed.
+    for (const url of early.keys()) if (!seen.has(url)) skipped.budget.push({ url, reason });
   }
   return {
     startUrl,
