@@ -128,11 +128,12 @@ describe('extractArticle', () => {
 
   it('drops a paragraph that is only a numeric date, not a sentence with a date in it', () => {
     const html = page(`<article><p>23.10.2018</p><p>${PROSE.repeat(3)}</p><p>2019-05-01 09:50</p>
-      <p>On 23.10.2018 the committee published its second report.</p></article>`);
+      <p>On 23.10.2018 the committee published its second report.</p><p>Updated <time>24.10.2018</time> with a table.</p></article>`);
     const { markdown } = extractArticle(html, { baseUrl: URL });
     expect(markdown).not.toMatch(/^23\.10\.2018$/m);
     expect(markdown).not.toContain('2019-05-01');
     expect(markdown).toContain('On 23.10.2018 the committee published its second report.');
+    expect(markdown).toContain('Updated 24.10.2018 with a table.');
   });
 
   it('drops post metadata and comment sections named in other languages (kommentare, comentarios)', () => {

@@ -445,7 +445,7 @@ function cleanContent(
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
       if (name === 'figcaption' || isCaption(child, stats)) return false;
-      if ((name === 'p' || name === 'div' || name === 'time') && DATE_ONLY.test(textOf(child))) return false;
+      if (isDateLine(child, stats)) return false;
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
         if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) return false;
@@ -473,6 +473,14 @@ function cleanContent(
 // A block that is only a date (and time): the article's dateline, in numeric form (`23.10.2018`, `2018-10-23 09:50`).
 const DATE_ONLY =
   /^\s*(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})(?:,?\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:Uhr|h))?)?\s*$/i;
+
+const DATE_LINE_MAX_CHARS = 40;
+
+function isDateLine(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+  if (el.name !== 'p' && el.name !== 'div') return false;
+  // Measured text first: reading the text of every wrapper would walk the content once per nesting level.
+  return (stats.get(el)?.text ?? Infinity) <= DATE_LINE_MAX_CHARS && DATE_ONLY.test(textOf(el));
+}
 
 // Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
 // `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
