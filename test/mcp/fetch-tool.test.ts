@@ -89,6 +89,20 @@ describe('fetch', () => {
     }
   });
 
+  it('keeps the lead of a body split over blocks, and leaves out credits, date lines, comments and teasers', async () => {
+    const result = await session.call('fetch', { url: server.url('/pages/split-body.html') });
+    expect(result.isError).toBeFalsy();
+    const lead = result.text.indexOf('The lake is lower than at any time since records began');
+    expect(lead).toBeGreaterThan(0);
+    expect(lead).toBeLessThan(result.text.indexOf('Boats that were moored'));
+    expect(result.text).toContain('![The dry shore of the lake](');
+    expect(result.text).toContain('after a wet winter'); // soft hyphen removed
+    for (const furniture of ['14.08.2024', '15.08.2024', 'Example Agency', 'This entry was posted', 'Kommentare']) {
+      expect(result.text).not.toContain(furniture);
+    }
+    expect(result.text).not.toContain('River festival returns');
+  });
+
   it("reads a script-rendered article from its <noscript> copy, not the 'enable JavaScript' notice", async () => {
     const result = await session.call('fetch', { url: server.url('/pages/script-rendered.html') });
     expect(result.isError).toBeFalsy();
