@@ -29,7 +29,7 @@ const SKIP = new Set([
 // words for search: U+200B–U+200D, U+2060 (word joiner), U+FEFF. The soft hyphen U+00AD is a hyphenation hint,
 // invisible mid-line, that splits words the same way (`Mag&shy;da&shy;le&shy;ner`) and costs tokens. Removed here,
 // after parsing, so that the character references (`&#8203;`, `&shy;`) go too.
-const ZERO_WIDTH = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+const INVISIBLE_CHARS = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|brush:?)-?\s*([A-Za-z0-9_+#.-]+)/;
 
@@ -179,7 +179,7 @@ class MarkdownRenderer {
 
   private image(el: HtmlElement): string {
     const { attribs } = el;
-    const alt = escapeText((attribs.alt ?? '').replace(ZERO_WIDTH, '').replace(/\s+/g, ' ').trim());
+    const alt = escapeText((attribs.alt ?? '').replace(INVISIBLE_CHARS, '').replace(/\s+/g, ' ').trim());
     // Lazy-loading pages keep the real image in data-src and a placeholder (often a data: URI) in src.
     const source =
       attribs['data-src'] ??
@@ -288,7 +288,7 @@ function codeLanguage(el: HtmlElement): string | undefined {
 function preformattedText(node: HtmlElement): string {
   let text = '';
   for (const child of node.children) {
-    if (child.type === 'text') text += child.data.replace(ZERO_WIDTH, '');
+    if (child.type === 'text') text += child.data.replace(INVISIBLE_CHARS, '');
     else if (isElement(child)) {
       if (child.name === 'br') text += '\n';
       else if (!SKIP.has(child.name)) text += preformattedText(child);
@@ -316,7 +316,7 @@ function wrap(text: string, delimiter: string): string {
 }
 
 function codeSpan(raw: string): string {
-  const text = raw.replace(ZERO_WIDTH, '').replace(/\s+/g, ' ');
+  const text = raw.replace(INVISIBLE_CHARS, '').replace(/\s+/g, ' ');
   if (!text.trim()) return text;
   const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const ticks = '`'.repeat(longestRun + 1);
@@ -326,7 +326,7 @@ function codeSpan(raw: string): string {
 
 /** A text node in running text: HTML whitespace (newlines included) collapses to one space, then escaping. */
 function textNodeMarkdown(value: string | null): string {
-  return value ? escapeText(value.replace(ZERO_WIDTH, '').replace(/[ \t\n\r\f]+/g, ' ')) : '';
+  return value ? escapeText(value.replace(INVISIBLE_CHARS, '').replace(/[ \t\n\r\f]+/g, ' ')) : '';
 }
 
 /**
