@@ -64,26 +64,32 @@ const TREE: Record<string, FakePage> = {
   '/deep': {},
 };
 
+/** The fake site's IO with /slow held back 100 ms; records which pages started before /slow ended. */
+function withSlowPage<T extends CrawlIO>(io: T): T & { startedBeforeSlowEnded: string[] } {
+  const startedBeforeSlowEnded: string[] = [];
+  let slowEnded = false;
+  return {
+    ...io,
+    startedBeforeSlowEnded,
+    async readPage(url, signal) {
+      if (!slowEnded) startedBeforeSlowEnded.push(new URL(url).pathname);
+      if (url.endsWith('/slow')) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        slowEnded = true;
+      }
+      return io.readPage(url, signal);
+    },
+  };
+}
+
 describe('crawlSite', () => {
   it('keeps every slot busy while an earlier page is slow, and still commits in frontier order', async () => {
     const site: Record<string, FakePage> = { '/': { links: ['/slow', '/b', '/c', '/d', '/e', '/f'] } };
     for (const path of ['/slow', '/b', '/c', '/d', '/e', '/f']) site[path] = {};
-    const io = fakeIO(site);
-    const startedBeforeSlowEnded: string[] = [];
-    let slowEnded = false;
-    const crawl = await crawlSite(options({ concurrency: 2 }), {
-      ...io,
-      async readPage(url, signal) {
-        if (!slowEnded) startedBeforeSlowEnded.push(new URL(url).pathname);
-        if (url.endsWith('/slow')) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          slowEnded = true;
-        }
-        return io.readPage(url, signal);
-      },
-    });
+    const io = withSlowPage(fakeIO(site));
+    const crawl = await crawlSite(options({ concurrency: 2 }), io);
     // With two slots and one held by /slow, the other slot went through the rest of the frontier meanwhile.
-    expect(startedBeforeSlowEnded).toEqual(['/', '/slow', '/b', '/c', '/d', '/e', '/f']);
+    expect(io.startedBeforeSlowEnded).toEqual(['/', '/slow', '/b', '/c', '/d', '/e', '/f']);
     expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/', '/slow', '/b', '/c', '/d', '/e', '/f']);
   });
 
@@ -96,22 +102,10 @@ describe('crawlSite', () => {
       '/b1': { links: ['/b2'] },
       '/b2': {},
     };
-    const io = fakeIO(site);
-    const startedBeforeSlowEnded: string[] = [];
-    let slowEnded = false;
-    const crawl = await crawlSite(options({ concurrency: 3 }), {
-      ...io,
-      async readPage(url, signal) {
-        if (!slowEnded) startedBeforeSlowEnded.push(new URL(url).pathname);
-        if (url.endsWith('/slow')) {
-          await new Promise((resolve) => setTimeout(resolve, 100));
-          slowEnded = true;
-        }
-        return io.readPage(url, signal);
-      },
-    });
+    const io = withSlowPage(fakeIO(site));
+    const crawl = await crawlSite(options({ concurrency: 3 }), io);
     // /b's links were started while /slow held the head of the frontier; nothing was fetched twice.
-    expect(startedBeforeSlowEnded).toEqual(['/', '/slow', '/b', '/b1', '/b2']);
+    expect(io.startedBeforeSlowEnded).toEqual(['/', '/slow', '/b', '/b1', '/b2']);
     expect([...io.fetched].sort()).toEqual([...new Set(io.fetched)].sort());
     // The pages are those of a one-at-a-time BFS, in its order: /slow's link before /b's.
     expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/', '/slow', '/b', '/s1', '/b1', '/b2']);
@@ -125,15 +119,9 @@ describe('crawlSite', () => {
       '/b': { links: ['/b1'] },
       '/b1': {},
     };
-    const io = fakeIO(site);
+    const io = withSlowPage(fakeIO(site));
     // Room for the start page's section only: /slow is left out and the crawl stops on the budget.
-    const crawl = await crawlSite(options({ concurrency: 3, maxTokens: 30 }), {
-      ...io,
-      async readPage(url, signal) {
-        if (url.endsWith('/slow')) await new Promise((resolve) => setTimeout(resolve, 100));
-        return io.readPage(url, signal);
-      },
-    });
+    const crawl = await crawlSite(options({ concurrency: 3, maxTokens: 30 }), io);
     expect(crawl.pages.map((page) => new URL(page.url).pathname)).toEqual(['/']);
     expect(crawl.stopReason).toBe('max_tokens');
     expect(io.fetched).toContain(`${ORIGIN}/b1`);
