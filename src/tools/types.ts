@@ -20,6 +20,11 @@ export interface ToolProgress {
 export interface ToolContext {
   readonly engine: Engine;
   readonly signal?: AbortSignal;
+  /**
+   * A graceful stop (server shutdown): unlike `signal`, the call is not abandoned. A long tool (crawl) stops
+   * starting new work, returns what it already has and marks the result as stopped; short tools may ignore it.
+   */
+  readonly stopSignal?: AbortSignal;
   /** Present when the caller asked for progress (an MCP progress token, a CLI progress bar). */
   readonly onProgress?: (progress: ToolProgress) => void;
 }
