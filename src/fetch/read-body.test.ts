@@ -87,14 +87,18 @@ describe('stacked content codings', () => {
 
   it('undoes five stacked codings (the limit)', async () => {
     const { body, header } = stacked(5);
-    server.route('/codings/5', (_req, res) => res.writeHead(200, { 'content-encoding': header }).end(body));
+    server.route('/codings/5', (_req, res) => {
+      res.writeHead(200, { 'content-encoding': header }).end(body);
+    });
     const page = await fetcher()(server.url('/codings/5'));
     expect(Buffer.from(page.body).toString()).toBe('layered');
   });
 
   it('refuses a Content-Encoding listing more than five codings with a clear BAD_RESPONSE', async () => {
     const { body, header } = stacked(6);
-    server.route('/codings/6', (_req, res) => res.writeHead(200, { 'content-encoding': header }).end(body));
+    server.route('/codings/6', (_req, res) => {
+      res.writeHead(200, { 'content-encoding': header }).end(body);
+    });
     await expect(fetcher()(server.url('/codings/6'))).rejects.toMatchObject({
       name: 'FetchError',
       code: 'BAD_RESPONSE',
@@ -106,7 +110,9 @@ describe('stacked content codings', () => {
 
   it('refuses 3,000 listed codings at once instead of building 3,000 decoders', async () => {
     const { body, header } = stacked(1, 3000);
-    server.route('/codings/3000', (_req, res) => res.writeHead(200, { 'content-encoding': header }).end(body));
+    server.route('/codings/3000', (_req, res) => {
+      res.writeHead(200, { 'content-encoding': header }).end(body);
+    });
     const started = Date.now();
     await expect(fetcher()(server.url('/codings/3000'))).rejects.toMatchObject({
       code: 'BAD_RESPONSE',
