@@ -93,22 +93,24 @@ export function connectUnlessAborted(
   return new Promise<Socket>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     let settled = false;
-    let pending: unknown;
-    const onAbort = () => {
+    // undici's connector returns the socket it is opening (its type says void), so an abort can destroy it.
+    const pending = (connect as (...args: Parameters<buildConnector.connector>) => unknown)(
+      options,
+      (error, socket) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (settled) return void socket?.destroy();
+        settled = true;
+        if (error) reject(error);
+        else resolve(socket as Socket);
+      },
+    );
+    function onAbort() {
       if (settled) return;
       settled = true;
       (pending as Socket | undefined)?.destroy?.();
       reject(signal!.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    // undici's connector returns the socket it is opening (its type says void), so an abort can destroy it.
-    pending = (connect as (...args: Parameters<buildConnector.connector>) => unknown)(options, (error, socket) => {
-      signal?.removeEventListener('abort', onAbort);
-      if (settled) return void socket?.destroy();
-      settled = true;
-      if (error) reject(error);
-      else resolve(socket as Socket);
-    });
+    }
+    if (!settled) signal?.addEventListener('abort', onAbort, { once: true }); // a connector may call back at once
   });
 }
 
