@@ -93,8 +93,8 @@ interface CallNetwork {
 export function createFetcher(config: Config, dependencies: FetcherDependencies = {}): FetchPage {
   const lookup = dependencies.lookup ?? defaultLookup;
   const allow = config.allowPrivateHosts;
-  // One connector for every call, so TLS session tickets are reused across calls; its 10 s connect timeout
-  // only moves on to a host's next address sooner, the call's deadline bounds the rest.
+  // One connector for every call, so TLS session tickets are reused across calls. Its own 10 s connect timeout
+  // bounds one address (the next is then tried); only a FETCH_TIMEOUT above 10 s ever meets it.
   const connect = dependencies.connect ?? buildConnector({});
   const proxyConnect = buildConnector({});
   const proxyForUrl = (url: URL) => proxyFor(url, config);
