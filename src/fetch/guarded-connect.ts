@@ -218,8 +218,8 @@ async function openTunnel(proxy: URL, target: string, signal: AbortSignal | unde
     }
     return socket as Socket;
   } finally {
-    // The tunnel's socket has left the client (an upgrade detaches it); this only closes what is left.
-    client.close().catch(() => {});
+    // The tunnel's socket has left the client (an upgrade detaches it); this only ends a CONNECT still pending.
+    client.destroy().catch(() => {});
   }
 }
 

@@ -14,6 +14,7 @@ let proxy: HttpServer;
 let proxyUrl: string;
 let staller: Server;
 let stallerUrl: string;
+const stallerConnections: Array<{ closed: boolean }> = [];
 
 /** What the test proxy was asked for. */
 const log = {
@@ -94,7 +95,14 @@ beforeAll(async () => {
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
   // A "proxy" that accepts and never answers.
-  staller = createServer((socket) => socket.on('error', () => {}).resume());
+  staller = createServer((socket) => {
+    const record = { closed: false };
+    stallerConnections.push(record);
+    socket
+      .on('error', () => {})
+      .on('close', () => (record.closed = true))
+      .resume();
+  });
   await new Promise<void>((resolve) => staller.listen(0, '127.0.0.1', resolve));
   stallerUrl = `http://127.0.0.1:${(staller.address() as AddressInfo).port}`;
 });
@@ -191,6 +199,8 @@ describe('https:// through HTTPS_PROXY', () => {
       fetcher({ HTTPS_PROXY: stallerUrl, FETCH_TIMEOUT: '800' })('https://public.test/'),
     ).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', timeoutMs: 800 });
     expect(Date.now() - started).toBeLessThan(4000);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(stallerConnections).toEqual([{ closed: true }]); // the connection to the proxy is not left open
   });
 });
 
