@@ -24,6 +24,7 @@ export interface Config {
   readonly httpProxy: string | undefined; // HTTP_PROXY / http_proxy
   readonly httpsProxy: string | undefined; // HTTPS_PROXY / https_proxy
   readonly noProxy: string | undefined; // NO_PROXY / no_proxy
+  readonly proxyIsEgressPolicy: boolean; // PROXY_IS_EGRESS_POLICY: names our DNS cannot resolve go to the proxy
   // `serve --http` (src/transports/http.ts)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
@@ -105,6 +106,9 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     httpProxy: env.HTTP_PROXY || env.http_proxy || undefined,
     httpsProxy: env.HTTPS_PROXY || env.https_proxy || undefined,
     noProxy: env.NO_PROXY || env.no_proxy || undefined,
+    proxyIsEgressPolicy: ['1', 'true', 'yes'].includes(
+      oneOf(env, 'PROXY_IS_EGRESS_POLICY', '0', ['0', '1', 'false', 'true', 'no', 'yes'] as const),
+    ),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
     httpPort: integer(env, 'WEB_READER_PORT', 3000, 0),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,

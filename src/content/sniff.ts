@@ -22,9 +22,32 @@ function startsWith(body: Uint8Array, signature: readonly number[]): boolean {
   return body.length >= signature.length && signature.every((byte, index) => body[index] === byte);
 }
 
-/** The binary media type the first bytes announce, or undefined for text-like bytes. */
-export function sniffBinaryType(body: Uint8Array): string | undefined {
+/**
+ * Whether a body labelled `mediaType` may be judged binary by a NUL byte alone. MIME Sniffing §7.1 never sniffs
+ * a supplied HTML or XML type (the computed type is the supplied one) and applies "text or binary" (§7.2) only
+ * to unlabelled bodies and the text/plain Apache bug; a page declared text/html that carries a stray NUL is
+ * still a page. We keep the rule for other labels (JSON, Markdown, unknown types) as a guard against garbage
+ * text, and keep magic-byte signatures for every label (SPEC "Content": PDFs and images served as text/html).
+ */
+function binaryByteRuleApplies(mediaType: string | undefined): boolean {
+  if (mediaType === undefined) return true;
+  const type = mediaType.toLowerCase();
+  return !(
+    type === 'text/html' ||
+    type === 'application/xhtml+xml' ||
+    type === 'text/xml' ||
+    type.endsWith('/xml') ||
+    type.endsWith('+xml')
+  );
+}
+
+/**
+ * The binary media type the first bytes announce, or undefined for text-like bytes. With `mediaType`, the
+ * NUL-byte rule follows binaryByteRuleApplies; without it the bytes alone decide.
+ */
+export function sniffBinaryType(body: Uint8Array, mediaType?: string): string | undefined {
   for (const [type, signature] of SIGNATURES) if (startsWith(body, signature)) return type;
+  if (!binaryByteRuleApplies(mediaType)) return undefined;
   // A NUL byte in the first kilobyte never occurs in text (MIME Sniffing §7.2 "binary data byte").
   const head = body.subarray(0, 1024);
   if (head.includes(0) && !looksLikeUtf16(head)) return 'application/octet-stream';
@@ -59,7 +82,7 @@ const PDF_MAGIC = '%PDF-';
 
 export function sniffContent(mediaType: string, body: Uint8Array, url: string): ContentKind {
   if (startsWith(body, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf'; // "%PDF-"
-  if (sniffBinaryType(body)) return 'binary';
+  if (sniffBinaryType(body, mediaType)) return 'binary';
   const head = headText(body);
   const type = mediaType.toLowerCase();
   // PDF readers accept the header anywhere in the first 1024 bytes (ISO 32000-1 implementation note 13).

@@ -40,9 +40,11 @@ describe('decodeBody', () => {
     expect(decodeBody(Uint8Array.from(input), 'text/html')).toEqual({ text, charset });
   });
 
-  it('trusts the header over a BOM (SPEC order of trust) but never keeps the BOM as text', () => {
-    const body = Uint8Array.from([0xef, 0xbb, 0xbf, 0x41]);
-    expect(decodeBody(body, 'text/html; charset=windows-1252')).toEqual({ text: 'A', charset: 'windows-1252' });
+  it('trusts a BOM over the header charset (Encoding Standard "decode") and never keeps the BOM as text', () => {
+    const utf8 = Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from('café', 'utf8')]);
+    expect(decodeBody(utf8, 'text/html; charset=windows-1252')).toEqual({ text: 'café', charset: 'utf-8' });
+    const utf16 = Uint8Array.from([0xff, 0xfe, 0xe9, 0x00, 0x41, 0x00]);
+    expect(decodeBody(utf16, 'text/plain; charset=iso-8859-1')).toEqual({ text: 'éA', charset: 'utf-16le' });
   });
 
   it.each([

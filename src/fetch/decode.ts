@@ -1,7 +1,9 @@
-// Bytes → text. SPEC "Character sets": the Content-Type header's charset, then a byte order mark, then
+// Bytes → text. SPEC "Character sets": a byte order mark, then the Content-Type header's charset, then
 // <meta charset> / <meta http-equiv="Content-Type"> in the first 1024 bytes (the HTML prescan, WHATWG HTML
-// §13.2.3.2), in that order of trust. (The WHATWG algorithm lets a BOM override the header; SPEC.md puts the
-// header first, and we follow SPEC.md.) XML documents may name their encoding in the XML declaration instead.
+// §13.2.3.2), in that order of trust. A BOM wins over the header because the Encoding Standard's "decode"
+// (§6) sniffs it before any label is consulted, and HTML's encoding sniffing algorithm (§13.2.3.2 step 1) does
+// the same: a server's default charset is often wrong, three BOM bytes almost never are. XML documents may
+// name their encoding in the XML declaration instead.
 // Labels are the Encoding Standard's, resolved by TextDecoder; an unknown label falls through to the next source.
 // With no usable declaration: UTF-8 if the bytes are valid UTF-8, else windows-1252 — the Encoding Standard's
 // default for legacy content, and invalid UTF-8 is the signature of a legacy single-byte page.
@@ -78,7 +80,7 @@ export function decodeBody(bytes: Uint8Array, contentTypeHeader: string | undefi
   const bom = sniffBom(bytes);
   // The BOM is never text; drop its bytes whichever source decides the encoding.
   const content = bom ? bytes.subarray(bom[1]) : bytes;
-  const declared = encodingFor(charsetParameter(contentTypeHeader)) ?? bom?.[0] ?? prescan(content, mediaType);
+  const declared = bom?.[0] ?? encodingFor(charsetParameter(contentTypeHeader)) ?? prescan(content, mediaType);
   if (declared) return { text: decodeAs(content, declared), charset: declared };
   try {
     return { text: decodeAs(content, 'utf-8', true), charset: 'utf-8' };

@@ -1,8 +1,7 @@
 // SSRF: every spelling of a private address, every DNS trick, every redirect, must be refused before a
 // connection is made. A second loopback listener (the "sentinel") that is NOT in ALLOW_PRIVATE_HOSTS counts
 // connections: it must see none.
-import { createServer as createHttpServer, type Server as HttpServer } from 'node:http';
-import { connect as netConnect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../../test/fixture-server.js';
 import { resolveConfig } from '../config.js';
@@ -201,54 +200,4 @@ describe('connection failures', () => {
   });
 });
 
-describe('through an HTTP proxy', () => {
-  let proxy: HttpServer;
-  let proxyUrl: string;
-  const tunnels: string[] = [];
-
-  beforeAll(async () => {
-    // A minimal CONNECT proxy (RFC 9110 §9.3.6) that records where it was asked to tunnel.
-    proxy = createHttpServer((_req, res) => res.writeHead(405).end());
-    proxy.on('connect', (req, client: Socket, head: Buffer) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = netConnect(Number(port), host, () => {
-        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(client).pipe(upstream);
-      });
-      upstream.on('error', () => client.destroy());
-      client.on('error', () => upstream.destroy());
-    });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    proxy.closeAllConnections();
-    await new Promise((resolve) => proxy.close(resolve));
-  });
-
-  it('sends requests through HTTP_PROXY', async () => {
-    tunnels.length = 0;
-    const page = await fetcher({ HTTP_PROXY: proxyUrl })(server.url('/html'));
-    expect(new TextDecoder().decode(page.body)).toContain('Fixture article');
-    expect(tunnels).toEqual([server.hostPort]);
-  });
-
-  it('checks the target before asking the proxy (the proxy is trusted, the target is not)', async () => {
-    tunnels.length = 0;
-    const fetchPage = fetcher({ HTTP_PROXY: proxyUrl });
-    await expect(fetchPage(`http://rebind.test:${sentinelPort}/`)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
-    await expect(fetchPage(`http://127.0.0.1:${sentinelPort}/`)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
-    expect(tunnels).toEqual([]);
-    expect(sentinelConnections).toBe(0);
-  });
-
-  it('bypasses the proxy for NO_PROXY hosts', async () => {
-    tunnels.length = 0;
-    const page = await fetcher({ HTTP_PROXY: proxyUrl, NO_PROXY: 'localhost, 127.0.0.1' })(server.url('/html'));
-    expect(page.status).toBe(200);
-    expect(tunnels).toEqual([]);
-  });
-});
+// Proxies: src/fetch/proxy.test.ts.

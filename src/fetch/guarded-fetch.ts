@@ -2,23 +2,32 @@
 //  - every hop is checked: the scheme and IP literals by checkUrl, the address actually connected to by the
 //    guarded connector (guarded-connect.ts), which undici calls for every new socket;
 //  - redirects are followed here, not by undici, so each Location goes through checkUrl (RFC 9110 §15.4);
-//  - one deadline (FETCH_TIMEOUT) covers connect, headers and body of the whole chain, including a retry;
+//  - one deadline (FETCH_TIMEOUT) covers DNS, connect, TLS, headers and body of the whole chain, including a
+//    retry. Each call gets its own dispatchers, whose connector knows the call's signal (undici passes a
+//    connector no signal of its own); they are destroyed when the call ends, so nothing the call opened
+//    outlives it. The cost is no keep-alive across calls; TLS sessions are still resumed (one shared connector);
 //  - the body is limited after decompression (read-body.ts).
-// Through a proxy the proxy opens the connection, so we cannot check the address it connects to: we resolve the
-// target name ourselves and check every address before sending the request. The proxy itself is trusted (it is
-// configured by the operator, and often lives on loopback); a rebinding name could still answer the proxy
-// differently, which only a proxy-side policy can prevent.
+// Through a proxy we still resolve and check the target ourselves and make the proxy reach the checked address
+// (guarded-connect.ts): https:// by CONNECT to "ip:port" (SNI and Host keep the name); plain http:// as a proxy
+// request in absolute-form (RFC 9112 §3.2.2), never CONNECT, since many proxies allow CONNECT to 443 only. The
+// request-target carries the checked IP ("GET http://93.184.216.34:80/path") and the Host header the name.
+// RFC 9112 lets a proxy replace Host with the target's authority, so a name-based virtual host behind a
+// strict proxy may answer for its default site: pinning the address is the safety we will not trade away.
 import { STATUS_CODES } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Pool, request, type Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { FetchError, HttpStatusError, TimeoutError } from '../errors.js';
 import { checkUrl, privateAddressError, type CheckedUrl } from './check-url.js';
 import {
+  abortableConnector,
   AddressRefusedError,
+  authority,
   createGuardedConnector,
   defaultLookup,
-  resolveCheckedAddresses,
+  proxyAuthorization,
+  proxyTargets,
+  unlessAborted,
   type GuardedConnectorOptions,
 } from './guarded-connect.js';
 import { proxyFor } from './proxy-for.js';
@@ -74,25 +83,80 @@ function statusError(url: URL, status: number, retryAfterSeconds: number | undef
   return new HttpStatusError(url.href, status, `HTTP error ${status} for ${url.href} (${hint}).`, retryAfterSeconds);
 }
 
+/** What one call opens, closed when it ends: the guarded agent and, for plain http:// via a proxy, its pools. */
+interface CallNetwork {
+  readonly signal: AbortSignal;
+  readonly agent: Agent;
+  readonly proxyPools: Map<string, Pool>;
+}
+
 export function createFetcher(config: Config, dependencies: FetcherDependencies = {}): FetchPage {
   const lookup = dependencies.lookup ?? defaultLookup;
   const allow = config.allowPrivateHosts;
-  const agent = new Agent({ connect: createGuardedConnector({ allowPrivateHosts: allow, ...dependencies }) });
-  const proxyAgents = new Map<string, ProxyAgent>();
+  // One connector for every call, so TLS session tickets are reused across calls. Its own 10 s connect timeout
+  // bounds one address (the next is then tried); only a FETCH_TIMEOUT above 10 s ever meets it.
+  const connect = dependencies.connect ?? buildConnector({});
+  const proxyConnect = buildConnector({});
+  const proxyForUrl = (url: URL) => proxyFor(url, config);
 
-  async function dispatcherFor(checked: CheckedUrl): Promise<Dispatcher> {
-    const proxy = proxyFor(checked.url, config);
-    if (!proxy) return agent;
-    await resolveCheckedAddresses(checked.url.hostname, checked.hostPort, allow, lookup);
-    let proxyAgent = proxyAgents.get(proxy);
-    if (!proxyAgent) proxyAgents.set(proxy, (proxyAgent = new ProxyAgent({ uri: proxy })));
-    return proxyAgent;
+  function openCallNetwork(signal: AbortSignal): CallNetwork {
+    const connector = createGuardedConnector({
+      allowPrivateHosts: allow,
+      lookup,
+      connect,
+      signal,
+      proxyFor: proxyForUrl,
+      proxyIsEgressPolicy: config.proxyIsEgressPolicy,
+    });
+    return { signal, agent: new Agent({ connect: connector }), proxyPools: new Map() };
   }
 
-  async function send(checked: CheckedUrl, shownUrl: string, headers: Record<string, string>, signal: AbortSignal) {
+  function closeCallNetwork(network: CallNetwork): void {
+    // destroy, not close: a deadline may leave a socket mid-handshake or mid-body that must not linger.
+    network.agent.destroy().catch(() => {});
+    for (const pool of network.proxyPools.values()) pool.destroy().catch(() => {});
+  }
+
+  /** Plain http:// through a proxy: an absolute-form request to the checked address (see the top of this file). */
+  async function sendViaProxy(
+    proxy: string,
+    checked: CheckedUrl,
+    headers: Record<string, string>,
+    network: CallNetwork,
+  ): Promise<Dispatcher.ResponseData> {
+    const { url } = checked;
+    const { signal } = network;
+    const hosts = await proxyTargets(url.hostname, checked.hostPort, {
+      allowPrivateHosts: allow,
+      lookup,
+      signal,
+      proxyIsEgressPolicy: config.proxyIsEgressPolicy,
+    });
+    const proxyUrl = new URL(proxy);
+    let pool = network.proxyPools.get(proxyUrl.origin);
+    if (!pool) {
+      pool = new Pool(proxyUrl.origin, { connect: abortableConnector(proxyConnect, signal) });
+      network.proxyPools.set(proxyUrl.origin, pool);
+    }
+    const target = `http://${authority(hosts[0]!, url.port || '80')}${url.pathname}${url.search}`;
+    const sent = pool.request({
+      origin: proxyUrl.origin,
+      path: target,
+      method: 'GET',
+      headers: { ...headers, host: url.host, ...proxyAuthorization(proxyUrl) },
+      signal,
+    });
+    return unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
+  }
+
+  async function send(checked: CheckedUrl, shownUrl: string, headers: Record<string, string>, network: CallNetwork) {
+    const { signal } = network;
     try {
-      const dispatcher = await dispatcherFor(checked);
-      return await request(checked.url, { dispatcher, method: 'GET', headers, signal });
+      const proxy = checked.url.protocol === 'http:' ? proxyForUrl(checked.url) : undefined;
+      if (proxy) return await sendViaProxy(proxy, checked, headers, network);
+      // unlessAborted: undici defers a request's abort until its socket connects; the connector closes that socket.
+      const sent = request(checked.url, { dispatcher: network.agent, method: 'GET', headers, signal });
+      return await unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
     } catch (error) {
       if (signal.aborted) throw error;
       if (error instanceof AddressRefusedError) {
@@ -131,7 +195,8 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     return page;
   }
 
-  async function followChain(url: string, options: FetchOptions, signal: AbortSignal, deadlineAt: number) {
+  async function followChain(url: string, options: FetchOptions, network: CallNetwork, deadlineAt: number) {
+    const { signal } = network;
     const headers = {
       'user-agent': options.userAgent ?? config.userAgent,
       accept: options.accept ?? DEFAULT_ACCEPT,
@@ -143,7 +208,7 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     let hasRetried = false;
     for (;;) {
       const shownUrl = redirects === 0 ? url : checked.url.href;
-      const response = await send(checked, shownUrl, headers, signal);
+      const response = await send(checked, shownUrl, headers, network);
       const status = response.statusCode;
       const location = flattenHeaders(response.headers).location;
 
@@ -205,8 +270,9 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+    const network = openCallNetwork(signal);
     try {
-      return await followChain(url, options, signal, Date.now() + timeoutMs);
+      return await followChain(url, options, network, Date.now() + timeoutMs);
     } catch (error) {
       // Whatever undici or a stream threw on abort, report why we aborted: our deadline (TimeoutError) or the
       // caller's signal (its own reason, e.g. an AbortError DOMException).
@@ -214,6 +280,7 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       throw error;
     } finally {
       clearTimeout(timer);
+      closeCallNetwork(network);
     }
   };
 }

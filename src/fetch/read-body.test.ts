@@ -77,6 +77,51 @@ describe('MAX_RESPONSE_SIZE over the network', () => {
   });
 });
 
+describe('stacked content codings', () => {
+  /** `depth` layers of gzip, announced as `listed` codings (a hostile header may list more than it applied). */
+  function stacked(depth: number, listed = depth) {
+    let body = Buffer.from('layered');
+    for (let layer = 0; layer < depth; layer += 1) body = zlib.gzipSync(body);
+    return { body, header: new Array<string>(listed).fill('gzip').join(',') };
+  }
+
+  it('undoes five stacked codings (the limit)', async () => {
+    const { body, header } = stacked(5);
+    server.route('/codings/5', (_req, res) => {
+      res.writeHead(200, { 'content-encoding': header }).end(body);
+    });
+    const page = await fetcher()(server.url('/codings/5'));
+    expect(Buffer.from(page.body).toString()).toBe('layered');
+  });
+
+  it('refuses a Content-Encoding listing more than five codings with a clear BAD_RESPONSE', async () => {
+    const { body, header } = stacked(6);
+    server.route('/codings/6', (_req, res) => {
+      res.writeHead(200, { 'content-encoding': header }).end(body);
+    });
+    await expect(fetcher()(server.url('/codings/6'))).rejects.toMatchObject({
+      name: 'FetchError',
+      code: 'BAD_RESPONSE',
+      message:
+        `Refusing to decode the body of ${server.url('/codings/6')}: its Content-Encoding lists 6 codings, ` +
+        'more than the limit of 5. The server is misconfigured or hostile.',
+    });
+  });
+
+  it('refuses 3,000 listed codings at once instead of building 3,000 decoders', async () => {
+    const { body, header } = stacked(1, 3000);
+    server.route('/codings/3000', (_req, res) => {
+      res.writeHead(200, { 'content-encoding': header }).end(body);
+    });
+    const started = Date.now();
+    await expect(fetcher()(server.url('/codings/3000'))).rejects.toMatchObject({
+      code: 'BAD_RESPONSE',
+      message: expect.stringContaining('lists 3000 codings, more than the limit of 5'),
+    });
+    expect(Date.now() - started).toBeLessThan(3000); // the old code spent ~10 s and 755 MB here
+  });
+});
+
 describe('readBody', () => {
   const url = 'http://example.test/';
 

@@ -4,7 +4,9 @@
 //
 // Unknown codings (we only ask for gzip, deflate, br) are passed through as received, as browsers do; the
 // Content-Encoding header stays on the page so a caller can tell. Truncated compressed bodies are accepted
-// (Z_SYNC_FLUSH, as undici's fetch does); corrupt ones are a BAD_RESPONSE.
+// (Z_SYNC_FLUSH, as undici's fetch does); corrupt ones are a BAD_RESPONSE. At most MAX_CONTENT_CODINGS codings
+// are undone: each one is a zlib stream with its own buffers, so a header listing thousands of them costs
+// seconds and hundreds of MB before the first byte is read; curl and undici's fetch stop at 5 as well.
 import { Transform, Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
@@ -21,6 +23,9 @@ export interface ReadBodyOptions {
   readonly contentLength?: string | undefined;
   readonly signal?: AbortSignal | undefined;
 }
+
+/** The most stacked codings one body may list (curl's and undici's limit). */
+export const MAX_CONTENT_CODINGS = 5;
 
 const ZLIB_LENIENT = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
 
@@ -78,12 +83,20 @@ function createDecoder(coding: string): Transform | undefined {
 }
 
 /** Decoders in the order to apply them: the last coding applied is undone first (RFC 9110 §8.4). */
-function decodersFor(contentEncoding: string | undefined): Transform[] {
+function decodersFor(url: string, contentEncoding: string | undefined): Transform[] {
   const codings = (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity')
     .reverse();
+  if (codings.length > MAX_CONTENT_CODINGS) {
+    throw new FetchError(
+      'BAD_RESPONSE',
+      url,
+      `Refusing to decode the body of ${url}: its Content-Encoding lists ${codings.length} codings, ` +
+        `more than the limit of ${MAX_CONTENT_CODINGS}. The server is misconfigured or hostile.`,
+    );
+  }
   const decoders = codings.map(createDecoder);
   if (decoders.some((decoder) => decoder === undefined)) {
     decoders.forEach((decoder) => decoder?.destroy());
@@ -104,10 +117,16 @@ function tooLarge(url: string, maxBytes: number, detail: string): FetchError {
 /** Reads `source` to the end, decoded; destroys it (and so the socket) as soon as the limit is passed. */
 export async function readBody(source: Readable, options: ReadBodyOptions): Promise<Uint8Array> {
   const { url, maxBytes, signal } = options;
-  const decoders = decodersFor(options.contentEncoding);
+  let decoders: Transform[];
+  try {
+    decoders = decodersFor(url, options.contentEncoding);
+  } catch (error) {
+    source.on('error', () => {}).destroy(); // undici's body reports its own destruction as an error
+    throw error;
+  }
   const declared = Number(options.contentLength);
   if (decoders.length === 0 && Number.isFinite(declared) && declared > maxBytes) {
-    source.destroy();
+    source.on('error', () => {}).destroy();
     throw tooLarge(url, maxBytes, `: Content-Length is ${declared} bytes`);
   }
 

@@ -1,0 +1,133 @@
+// Issue 10's network edge through the built CLI (`web-reader read`): one deadline over connect and TLS, a
+// proxy asked for the checked address, stacked codings, a BOM over the header charset, declared HTML with a NUL.
+import { execFile } from 'node:child_process';
+import { createServer as createHttpServer, request as httpRequest, type Server as HttpServer } from 'node:http';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { CLI_PATH } from './mcp/stdio-client.js';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+let server: FixtureServer;
+let staller: Server;
+let stallerPort: number;
+const stalled: Socket[] = [];
+let proxy: HttpServer;
+let proxyUrl: string;
+const proxyTargets: string[] = [];
+
+function read(url: string, env: Record<string, string> = {}): Promise<Run> {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI_PATH, 'read', url],
+      {
+        env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0', ...env },
+        timeout: 30000,
+      },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr, ms: Date.now() - started }),
+    );
+  });
+}
+
+beforeAll(async () => {
+  server = await startFixtureServer();
+  server.route('/html-with-nul', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end('<!doctype html><title>Nul page</title><body><h1>Still a page</h1><p>before\u0000after</p></body>');
+  });
+  server.route('/bom-over-header', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain; charset=windows-1252' });
+    res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('Café crème', 'utf8')]));
+  });
+  server.route('/six-codings', (_req, res) => {
+    let body = Buffer.from('layered');
+    for (let layer = 0; layer < 6; layer += 1) body = zlib.gzipSync(body);
+    res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' });
+    res.end(body);
+  });
+
+  staller = createServer((socket) => {
+    stalled.push(socket);
+    socket.on('error', () => {}).resume();
+  });
+  await new Promise<void>((resolve) => staller.listen(0, '127.0.0.1', resolve));
+  stallerPort = (staller.address() as AddressInfo).port;
+
+  // A forward proxy that records the request-target of each absolute-form request and forwards to loopback.
+  proxy = createHttpServer((req, res) => {
+    proxyTargets.push(req.url ?? '');
+    const target = new URL(req.url ?? '');
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.writeHead(502).end());
+    upstream.end();
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  for (const socket of stalled) socket.destroy();
+  await new Promise((resolve) => staller.close(resolve));
+  proxy.closeAllConnections();
+  await new Promise((resolve) => proxy.close(resolve));
+  await server.close();
+});
+
+describe('web-reader read at the network edge', () => {
+  it('a redirect to https:// on a port that stalls the TLS handshake fails at FETCH_TIMEOUT, not after 10 s', async () => {
+    const target = `https://127.0.0.1:${stallerPort}/`;
+    const url = server.url(`/redirect-to?url=${encodeURIComponent(target)}`);
+    const run = await read(url, {
+      ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${stallerPort}`,
+      FETCH_TIMEOUT: '1500',
+    });
+    expect(run.code).not.toBe(0);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain(`Timed out after 1500 ms fetching ${url}`);
+    expect(run.ms).toBeLessThan(9500); // process start-up included; the old code took over 10 s
+  });
+
+  it('plain http:// through HTTP_PROXY goes as an absolute-form request to the checked address', async () => {
+    proxyTargets.length = 0;
+    const run = await read(server.url('/html'), { HTTP_PROXY: proxyUrl });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Fixture article');
+    expect(proxyTargets).toEqual([server.url('/html')]);
+  });
+
+  it('a declared text/html page with a NUL byte is read as HTML, not as binary', async () => {
+    const run = await read(server.url('/html-with-nul'));
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Still a page');
+    expect(run.stdout).not.toMatch(/Binary content/);
+  });
+
+  it('a byte order mark decides the encoding over the Content-Type charset', async () => {
+    const run = await read(server.url('/bom-over-header'));
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('Café crème');
+  });
+
+  it('six stacked content codings are refused with a clear error', async () => {
+    const run = await read(server.url('/six-codings'));
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toContain('its Content-Encoding lists 6 codings, more than the limit of 5');
+  });
+});
