@@ -92,7 +92,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   const maxConcurrent = Math.max(1, options.maxConcurrent);
   const maxInFlight = maxConcurrent * IN_FLIGHT_FACTOR;
   const interval = Math.max(0, options.perDomainIntervalMs);
-  const maxWaitMs = Math.max(0, options.maxWaitMs);
+  // setTimeout fires at once for delays past 2^31 - 1 ms (~24.8 days); a longer limit is as good as none.
+  const maxWaitMs = Math.min(Math.max(0, options.maxWaitMs), 2 ** 31 - 1);
   const slowAfterMs = Math.max(0, options.slowAfterMs ?? DEFAULT_SLOW_AFTER_MS);
   const hosts = new Map<string, Host>();
   /** Hosts with calls waiting, so picking the next call does not walk every host ever contacted. */
