@@ -201,21 +201,23 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
     const soonest = (entries: Iterable<Running>, end: (entry: Running) => number) =>
       Math.min(...[...entries].map(end)) - time;
     let wait = spacingWait(host, position);
-    if (host.running.size >= maxConcurrent)
+    if (host.running.size >= maxConcurrent) {
       wait = Math.max(
         wait,
-        soonest(host.running, (e) => e.deadlineAt),
+        soonest(host.running, (entry) => entry.deadlineAt),
       );
-    if (running.size >= maxInFlight)
+    }
+    if (running.size >= maxInFlight) {
       wait = Math.max(
         wait,
-        soonest(running, (e) => e.deadlineAt),
+        soonest(running, (entry) => entry.deadlineAt),
       );
+    }
     if (fast >= maxConcurrent) {
       const fastOnes = [...running].filter((entry) => !entry.isSlow);
       wait = Math.max(
         wait,
-        soonest(fastOnes, (e) => Math.min(e.slowAt, e.deadlineAt)),
+        soonest(fastOnes, (entry) => Math.min(entry.slowAt, entry.deadlineAt)),
       );
     }
     return Number.isFinite(wait) ? wait : maxWaitMs;
