@@ -14,6 +14,7 @@ export interface Config {
   readonly cacheTtlSeconds: number; // CACHE_TTL
   readonly maxConcurrent: number; // MAX_CONCURRENT
   readonly perDomainIntervalMs: number; // PER_DOMAIN_INTERVAL
+  readonly queueTimeoutMs: number; // QUEUE_TIMEOUT, longest wait for a turn in the request queue (src/fetch/queue.ts)
   readonly maxResponseBytes: number; // MAX_RESPONSE_SIZE, counted after decompression
   readonly maxRedirects: number; // MAX_REDIRECTS
   readonly allowPrivateHosts: ReadonlySet<string>; // ALLOW_PRIVATE_HOSTS, exact lower-case "host:port"
@@ -96,6 +97,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     cacheTtlSeconds: integer(env, 'CACHE_TTL', 3600, 0),
     maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
     perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
+    queueTimeoutMs: integer(env, 'QUEUE_TIMEOUT', 30000, 1),
     maxResponseBytes: integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1),
     maxRedirects: integer(env, 'MAX_REDIRECTS', 5, 0),
     allowPrivateHosts: parseHostPortList(env.ALLOW_PRIVATE_HOSTS),

@@ -99,6 +99,13 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/** One network fetch and the callers waiting on it (loadPage). */
+interface SharedFetch {
+  readonly page: Promise<FetchedPage>;
+  readonly controller: AbortController;
+  callers: number;
+}
+
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -151,12 +158,16 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
   const queue =
     io.queue ??
-    createRequestQueue({ maxConcurrent: config.maxConcurrent, perDomainIntervalMs: config.perDomainIntervalMs });
-  // Requests for the same URL that overlap share one network request.
-  const inFlight = new Map<string, Promise<FetchedPage>>();
+    createRequestQueue({
+      maxConcurrent: config.maxConcurrent,
+      perDomainIntervalMs: config.perDomainIntervalMs,
+      maxWaitMs: config.queueTimeoutMs,
+    });
+  // Requests for the same URL that overlap share one network request (see joinSharedFetch).
+  const inFlight = new Map<string, SharedFetch>();
 
-  // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL); cache hits never queue.
-  // The queue owns the deadline, so time spent waiting counts against FETCH_TIMEOUT too.
+  // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
+  // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
   function queuedFetch(url: string, options: FetchOptions): Promise<FetchedPage> {
     const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
     const run = (signal: AbortSignal) => fetchPage(url, { ...options, signal, timeoutMs });
@@ -178,14 +189,45 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     const key = cacheKey(parseUrlArgument(url).href);
     const cached = cache.get(key);
     if (cached) return { page: cached, fromCache: true };
-    let pending = inFlight.get(key);
-    if (!pending) {
-      pending = fetchWithFallback(key, options).finally(() => inFlight.delete(key));
-      inFlight.set(key, pending);
+    options.signal?.throwIfAborted();
+    let shared = inFlight.get(key);
+    if (!shared) {
+      // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together.
+      const controller = new AbortController();
+      const page = fetchWithFallback(key, { ...options, signal: controller.signal })
+        .then((fetched) => {
+          cache.set(key, fetched);
+          return fetched;
+        })
+        .finally(() => {
+          if (inFlight.get(key) === entry) inFlight.delete(key);
+        });
+      const entry: SharedFetch = { page, controller, callers: 0 };
+      shared = entry;
+      inFlight.set(key, entry);
     }
-    const page = await pending;
-    cache.set(key, page);
-    return { page, fromCache: false };
+    return { page: await joinSharedFetch(key, shared, options.signal), fromCache: false };
+  }
+
+  // One caller of a shared fetch. A caller whose signal aborts leaves at once with its own reason; the fetch itself
+  // is aborted only when every caller waiting on it has gone, so one caller's hang-up never cancels another's read.
+  function joinSharedFetch(key: string, shared: SharedFetch, signal: AbortSignal | undefined): Promise<FetchedPage> {
+    shared.callers++;
+    return new Promise<FetchedPage>((resolve, reject) => {
+      let gone = false;
+      const leave = () => {
+        gone = true;
+        reject(signal!.reason);
+        if (--shared.callers > 0) return;
+        if (inFlight.get(key) === shared) inFlight.delete(key); // a later caller starts afresh
+        shared.controller.abort(signal!.reason);
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      shared.page.then(resolve, reject).finally(() => {
+        signal?.removeEventListener('abort', leave);
+        if (!gone) shared.callers--;
+      });
+    });
   }
 
   async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {

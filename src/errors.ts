@@ -15,6 +15,7 @@ export type ErrorCode =
   | 'UNSUPPORTED_PROTOCOL'
   | 'ROBOTS_DENIED'
   | 'TIMEOUT'
+  | 'QUEUE_TIMEOUT'
   | 'EXTRACTION_FAILED'
   | 'EXTRACTION_TIMEOUT'
   | 'TOKEN_LIMIT'
@@ -72,12 +73,24 @@ export class SecurityError extends WebReaderError {
   }
 }
 
+/**
+ * TIMEOUT: the network deadline (FETCH_TIMEOUT) passed. QUEUE_TIMEOUT: the call never left the request queue in
+ * time (src/fetch/queue.ts); nothing was sent, `timeoutMs` is the wait limit and the message says when to retry.
+ */
 export class TimeoutError extends WebReaderError {
+  /** QUEUE_TIMEOUT only: seconds after which the requests ahead are expected to have gone. */
+  readonly retryAfterSeconds?: number;
+
   constructor(
     readonly url: string,
     readonly timeoutMs: number,
+    queued?: { readonly message: string; readonly retryAfterSeconds: number },
   ) {
-    super('TIMEOUT', `Timed out after ${timeoutMs} ms fetching ${url}. Try again later or raise FETCH_TIMEOUT.`);
+    super(
+      queued ? 'QUEUE_TIMEOUT' : 'TIMEOUT',
+      queued?.message ?? `Timed out after ${timeoutMs} ms fetching ${url}. Try again later or raise FETCH_TIMEOUT.`,
+    );
+    this.retryAfterSeconds = queued?.retryAfterSeconds;
   }
 }
 

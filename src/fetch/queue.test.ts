@@ -3,9 +3,21 @@ import { createRequestQueue } from './queue.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A request to an origin that never answers: it ends only when its signal aborts. */
+const stalled = (signal: AbortSignal) =>
+  new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+
+/** A task the test ends by hand, and whether it has started. */
+function manualTask() {
+  let finish!: () => void;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const task = { started: false, finish, run: async () => ((task.started = true), await done, 'done') };
+  return task;
+}
+
 describe('createRequestQueue', () => {
   it('starts calls to one host at least PER_DOMAIN_INTERVAL apart, other hosts at once', async () => {
-    const queue = createRequestQueue({ maxConcurrent: 5, perDomainIntervalMs: 100 });
+    const queue = createRequestQueue({ maxConcurrent: 5, perDomainIntervalMs: 100, maxWaitMs: 5000 });
     const starts: Array<[string, number]> = [];
     const t0 = Date.now();
     const task = (name: string) => async () => void starts.push([name, Date.now() - t0]);
@@ -22,7 +34,7 @@ describe('createRequestQueue', () => {
   });
 
   it('runs at most MAX_CONCURRENT calls at once', async () => {
-    const queue = createRequestQueue({ maxConcurrent: 2, perDomainIntervalMs: 0 });
+    const queue = createRequestQueue({ maxConcurrent: 2, perDomainIntervalMs: 0, maxWaitMs: 5000 });
     let running = 0;
     let most = 0;
     const task = async () => {
@@ -36,20 +48,132 @@ describe('createRequestQueue', () => {
     expect(most).toBe(2);
   });
 
-  it('a waiting call leaves on its deadline with a TimeoutError, and on cancellation', async () => {
-    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 0 });
-    const blocker = queue.schedule('http://a.test/', () => sleep(300), { timeoutMs: 5000 });
-    await expect(queue.schedule('http://b.test/', async () => 'ran', { timeoutMs: 50 })).rejects.toMatchObject({
-      name: 'TimeoutError',
-    });
-    const controller = new AbortController();
-    const cancelled = queue.schedule('http://c.test/', async () => 'ran', {
-      signal: controller.signal,
-      timeoutMs: 5000,
-    });
-    controller.abort(new Error('cancelled by caller'));
-    await expect(cancelled).rejects.toThrow('cancelled by caller');
-    expect(queue.waiting).toBe(0);
+  it('starts the network deadline when the call leaves the queue: a long wait does not time out a fast request', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 0, maxWaitMs: 5000 });
+    const blocker = queue.schedule('http://a.test/', () => sleep(400), { timeoutMs: 5000 });
+    // Waits ~400 ms for the slot, four times its own 100 ms deadline, then answers at once.
+    const fast = queue.schedule('http://b.test/', async () => 'ran', { timeoutMs: 100 });
+    await expect(fast).resolves.toBe('ran');
     await blocker;
+  });
+
+  it('still enforces the network deadline once the request runs, as TIMEOUT', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 0, maxWaitMs: 5000 });
+    await expect(queue.schedule('http://a.test/', stalled, { timeoutMs: 100 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      code: 'TIMEOUT',
+      timeoutMs: 100,
+    });
+    expect(queue.active).toBe(0);
+  });
+
+  it('bounds the wait: past QUEUE_TIMEOUT a call fails with QUEUE_TIMEOUT and says how busy the host is', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 0, maxWaitMs: 150 });
+    const blocker = manualTask();
+    const running = queue.schedule('http://a.test/1', blocker.run, { timeoutMs: 10_000 });
+    const started = Date.now();
+    const waiting = queue.schedule('http://a.test/2', async () => 'ran', { timeoutMs: 10_000 });
+    const error = await waiting.catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(5000); // the 150 ms wait limit, not the blocker or the 10 s deadline
+    expect(error).toMatchObject({ name: 'TimeoutError', code: 'QUEUE_TIMEOUT', timeoutMs: 150 });
+    expect((error as Error).message).toMatch(/^busy: 1 requests ahead for host a\.test, retry in \d+ s\./);
+    expect((error as Error).message).toContain('QUEUE_TIMEOUT');
+    expect((error as Error).message).not.toMatch(/timed out/i);
+    expect(queue.waiting).toBe(0);
+    blocker.finish();
+    await expect(running).resolves.toBe('done');
+  });
+
+  it("refuses at once a call whose place in the host's line already needs longer than QUEUE_TIMEOUT", async () => {
+    const queue = createRequestQueue({ maxConcurrent: 10, perDomainIntervalMs: 1000, maxWaitMs: 2500 });
+    const calls = Array.from({ length: 5 }, (_, i) =>
+      queue.schedule(`http://a.test/${i}`, async () => i, { timeoutMs: 5000 }),
+    );
+    const started = Date.now();
+    // Calls 0–2 start at 0, 1 and 2 s; call 3 would start at 3 s, past the 2.5 s limit: refused without waiting.
+    const refused = await calls[3]!.catch((caught: unknown) => caught);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(refused).toMatchObject({ code: 'QUEUE_TIMEOUT', retryAfterSeconds: 3 });
+    expect((refused as Error).message).toMatch(/^busy: 3 requests ahead for host a\.test, retry in 3 s\./);
+    await expect(calls[4]).rejects.toMatchObject({ code: 'QUEUE_TIMEOUT' });
+    await expect(Promise.all(calls.slice(0, 3))).resolves.toEqual([0, 1, 2]);
+  });
+
+  it('a waiting call leaves on cancellation; a running one answers at once while its slot stays taken', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 0, maxWaitMs: 5000 });
+    const blocker = manualTask();
+    const running = new AbortController();
+    const first = queue.schedule('http://a.test/', blocker.run, { signal: running.signal, timeoutMs: 5000 });
+    const waiting = new AbortController();
+    const second = queue.schedule('http://c.test/', async () => 'ran', { signal: waiting.signal, timeoutMs: 5000 });
+    waiting.abort(new Error('cancelled while waiting'));
+    await expect(second).rejects.toThrow('cancelled while waiting');
+    expect(queue.waiting).toBe(0);
+
+    running.abort(new Error('cancelled while running'));
+    await expect(first).rejects.toThrow('cancelled while running');
+    expect(queue.active).toBe(1); // the task has not stopped yet
+    blocker.finish();
+    await sleep(10);
+    expect(queue.active).toBe(0);
+  });
+
+  it('three stalled origins cannot starve a healthy host: its call starts once they turn slow', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 3, perDomainIntervalMs: 0, maxWaitMs: 10_000, slowAfterMs: 100 });
+    const controller = new AbortController();
+    const stalls = ['s1', 's2', 's3'].map((host) =>
+      queue.schedule(`http://${host}.test/`, stalled, { signal: controller.signal, timeoutMs: 8000 }),
+    );
+    expect(queue.active).toBe(3);
+    const started = Date.now();
+    await expect(queue.schedule('http://healthy.test/', async () => 'page', { timeoutMs: 8000 })).resolves.toBe('page');
+    // Well before the stalled requests' 8 s deadline frees their slots.
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(queue.active).toBe(3);
+    controller.abort(new Error('done'));
+    await Promise.allSettled(stalls);
+  });
+
+  it('a stalled host keeps at most MAX_CONCURRENT requests in flight; all hosts together at most 4 × MAX_CONCURRENT', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 2, perDomainIntervalMs: 0, maxWaitMs: 10_000, slowAfterMs: 0 });
+    const controller = new AbortController();
+    const options = { signal: controller.signal, timeoutMs: 8000 };
+    const calls = [];
+    for (let i = 0; i < 4; i++) calls.push(queue.schedule('http://stalled.test/', stalled, options));
+    await sleep(50);
+    expect(queue.active).toBe(2); // the host's own limit, although slow requests freed the shared slots
+    for (const host of ['b', 'c', 'd', 'e']) {
+      for (let i = 0; i < 2; i++) calls.push(queue.schedule(`http://${host}.test/`, stalled, options));
+    }
+    await sleep(50);
+    expect(queue.active).toBe(8); // the ceiling
+    expect(queue.waiting).toBe(4);
+    controller.abort(new Error('done'));
+    await Promise.allSettled(calls);
+  });
+
+  it('a freed slot goes to the host with the fewest requests in flight, before earlier calls to busier hosts', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 2, perDomainIntervalMs: 0, maxWaitMs: 10_000, slowAfterMs: 0 });
+    // Fill the ceiling of 8: a, b, c two each, d and e one each.
+    const tasks = new Map<string, ReturnType<typeof manualTask>>();
+    const calls: Promise<unknown>[] = [];
+    const add = (name: string, host: string) => {
+      const task = manualTask();
+      tasks.set(name, task);
+      calls.push(queue.schedule(`http://${host}.test/${name}`, task.run, { timeoutMs: 8000 }));
+    };
+    for (const host of ['a', 'b', 'c']) for (const n of [1, 2]) add(`${host}${n}`, host);
+    add('d1', 'd');
+    add('e1', 'e');
+    await sleep(30);
+    expect(queue.active).toBe(8);
+    add('d2', 'd'); // arrives first; d already has one in flight
+    add('h1', 'h'); // arrives later; h has none
+    tasks.get('e1')!.finish();
+    await sleep(30);
+    expect(tasks.get('h1')!.started).toBe(true);
+    expect(tasks.get('d2')!.started).toBe(false);
+    for (const task of tasks.values()) task.finish();
+    await Promise.all(calls);
   });
 });

@@ -1,38 +1,81 @@
-// Politeness and load control for network fetches (seeds/url-reader-architecture.md services/queue.ts): at most
-// MAX_CONCURRENT requests run at once, and requests to one host start at least PER_DOMAIN_INTERVAL apart. A call
-// waiting for its turn still honours its own deadline (FETCH_TIMEOUT, or web_scraper's `timeout`) and cancellation:
-// it leaves the queue at once, and the deadline covers the wait and the request together.
-// Not handled: Crawl-delay from robots.txt (the crawler asks for its own spacing).
+// Politeness and load control for network fetches (seeds/url-reader-architecture.md services/queue.ts; SPEC "Calls
+// that end in time"). What each limit bounds:
+//
+//  - PER_DOMAIN_INTERVAL: the starts of two requests to one host (name and port) are at least this far apart. One
+//    host is read at most once per interval: a crawl of one site at the default 2 s reads at most 30 pages a minute.
+//  - MAX_CONCURRENT: the requests being fetched at once, across all hosts (the seed's "global concurrent
+//    requests"), and the requests in flight to any one host. A request still running after `slowAfterMs` gives
+//    its shared slot back: it is waiting on a slow or stalled origin, not using our bandwidth or CPU. It still
+//    counts towards its host's limit and towards a ceiling of IN_FLIGHT_FACTOR × MAX_CONCURRENT requests in flight
+//    overall (sockets and response buffers stay bounded). A freed slot goes to the host with the fewest requests
+//    in flight, then to the call that has waited longest. Together: three stalled origins hold at most their
+//    three requests and calls to a healthy host start within `slowAfterMs`, not after the stalled ones' deadline.
+//  - QUEUE_TIMEOUT (`maxWaitMs`): how long a call may wait for its turn. A call that cannot start in time gets a
+//    TimeoutError with code QUEUE_TIMEOUT ("busy: N requests ahead for host H, retry in S s"): at once when its
+//    place in the host's line already needs longer (100 calls to one host 2 s apart need 200 s; no client waits
+//    that long), else when the wait runs out.
+//  - FETCH_TIMEOUT (or web_scraper's `timeout`): the network deadline. It starts when the request leaves the
+//    queue, so time spent waiting is never reported as a network time-out.
+//
+// Not handled: Crawl-delay from robots.txt (the crawler asks for its own spacing); other processes' requests.
 import { TimeoutError } from '../errors.js';
+
+/** A request that has not finished after this long gives its MAX_CONCURRENT slot back (see above). */
+export const DEFAULT_SLOW_AFTER_MS = 2000;
+
+/** The ceiling on requests in flight, slow ones included, as a multiple of MAX_CONCURRENT. */
+export const IN_FLIGHT_FACTOR = 4;
 
 export interface QueueOptions {
   readonly maxConcurrent: number;
   readonly perDomainIntervalMs: number;
+  /** QUEUE_TIMEOUT: the longest a call waits for its turn before it is refused with QUEUE_TIMEOUT. */
+  readonly maxWaitMs: number;
+  /** Replaceable in tests; DEFAULT_SLOW_AFTER_MS otherwise. */
+  readonly slowAfterMs?: number;
   /** The clock, replaceable in tests. */
   readonly now?: () => number;
 }
 
 export interface ScheduleOptions {
-  /** The caller's cancellation: a call still waiting leaves the queue with the signal's reason. */
+  /** The caller's cancellation: a waiting call leaves the queue, a running one answers at once, with its reason. */
   readonly signal?: AbortSignal;
-  /** The whole-call deadline, from the moment of scheduling; passing it rejects with a TimeoutError. */
+  /** The network deadline, counted from the moment the task leaves the queue; passing it aborts the task's signal. */
   readonly timeoutMs: number;
 }
 
 export interface RequestQueue {
   /**
-   * Runs `task` when a slot is free and the URL's host may be contacted again. The task receives one signal that
-   * aborts on the caller's cancellation or on the deadline (with a TimeoutError as its reason).
+   * Runs `task` when the URL's host may be contacted again and a slot is free. The task receives one signal that
+   * aborts on the caller's cancellation or on the deadline (with a TimeoutError as its reason). Rejects with a
+   * QUEUE_TIMEOUT TimeoutError when the call cannot start within the wait limit.
    */
   schedule<T>(url: string, task: (signal: AbortSignal) => Promise<T>, options: ScheduleOptions): Promise<T>;
-  /** Calls running now and calls waiting; for tests and diagnostics. */
+  /** Requests running now (slow ones included) and calls waiting; for tests and diagnostics. */
   readonly active: number;
   readonly waiting: number;
 }
 
+interface Running {
+  readonly host: Host;
+  /** When the task's deadline passes: by then it has been aborted. */
+  deadlineAt: number;
+  readonly slowAt: number;
+  isSlow: boolean;
+}
+
 interface Waiter {
-  readonly host: string;
-  readonly start: () => void;
+  /** Arrival order, across hosts. */
+  readonly seq: number;
+  readonly host: Host;
+  readonly start: (running: Running) => void;
+}
+
+interface Host {
+  readonly key: string;
+  lastStart: number;
+  readonly line: Waiter[];
+  readonly running: Set<Running>;
 }
 
 /** The host a spacing applies to: the name with its port, lower-case (one server, one interval). */
@@ -47,78 +90,221 @@ export function queueKey(url: string): string {
 export function createRequestQueue(options: QueueOptions): RequestQueue {
   const now = options.now ?? Date.now;
   const maxConcurrent = Math.max(1, options.maxConcurrent);
+  const maxInFlight = maxConcurrent * IN_FLIGHT_FACTOR;
   const interval = Math.max(0, options.perDomainIntervalMs);
-  const lastStart = new Map<string, number>();
-  const waiting: Waiter[] = [];
-  let active = 0;
+  // setTimeout fires at once for delays past 2^31 - 1 ms (~24.8 days); a longer limit is as good as none.
+  const maxWaitMs = Math.min(Math.max(0, options.maxWaitMs), 2 ** 31 - 1);
+  const slowAfterMs = Math.max(0, options.slowAfterMs ?? DEFAULT_SLOW_AFTER_MS);
+  const hosts = new Map<string, Host>();
+  /** Hosts with calls waiting, so picking the next call does not walk every host ever contacted. */
+  const lined = new Set<Host>();
+  const running = new Set<Running>();
+  let fast = 0; // running requests not yet slow: the ones MAX_CONCURRENT counts
+  let waitingCount = 0;
+  let seq = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  // Starts every waiter that may start now, in arrival order; a waiter held back by its host's interval does not
-  // hold back another host's. Then sleeps until the next host becomes free.
+  const hasSlot = () => fast < maxConcurrent && running.size < maxInFlight;
+
+  function hostOf(key: string): Host {
+    let host = hosts.get(key);
+    if (!host) {
+      host = { key, lastStart: -Infinity, line: [], running: new Set() };
+      hosts.set(key, host);
+    }
+    return host;
+  }
+
+  // Starts every call that may start now. Among hosts whose interval has passed and that are under their own
+  // limit, the one with the fewest requests in flight goes first (then the longest-waiting call): a host that
+  // holds slots with stalled requests is served last. Then sleeps until the next host's interval passes.
   function pump(): void {
     if (timer) clearTimeout(timer);
     timer = undefined;
+    const time = now();
     let wakeAt = Infinity;
-    for (let index = 0; index < waiting.length && active < maxConcurrent;) {
-      const waiter = waiting[index]!;
-      const readyAt = (lastStart.get(waiter.host) ?? -Infinity) + interval;
-      if (readyAt <= now()) {
-        waiting.splice(index, 1);
-        lastStart.set(waiter.host, now());
-        active++;
-        waiter.start();
-      } else {
-        wakeAt = Math.min(wakeAt, readyAt);
-        index++;
+    while (hasSlot()) {
+      let best: Host | undefined;
+      for (const host of lined) {
+        if (host.running.size >= maxConcurrent) continue;
+        const readyAt = host.lastStart + interval;
+        if (readyAt > time) {
+          wakeAt = Math.min(wakeAt, readyAt);
+          continue;
+        }
+        if (
+          !best ||
+          host.running.size < best.running.size ||
+          (host.running.size === best.running.size && host.line[0]!.seq < best.line[0]!.seq)
+        ) {
+          best = host;
+        }
       }
+      if (!best) break;
+      startNext(best, time);
     }
-    forgetIdleHosts();
-    if (wakeAt !== Infinity && active < maxConcurrent) {
-      timer = setTimeout(pump, Math.max(0, wakeAt - now()));
+    forgetIdleHosts(time);
+    if (wakeAt !== Infinity && hasSlot()) {
+      timer = setTimeout(pump, Math.max(0, wakeAt - time));
       // A pending wake-up must not keep a finished CLI run alive; the waiting calls' own timers do that.
       timer.unref();
     }
   }
 
-  // A host last contacted longer than the interval ago needs no entry: keeps the map small on long crawls.
-  function forgetIdleHosts(): void {
-    if (lastStart.size < 1024) return;
-    for (const [host, at] of lastStart) if (at + interval <= now()) lastStart.delete(host);
+  function startNext(host: Host, time: number): void {
+    const waiter = host.line.shift()!;
+    waitingCount--;
+    if (host.line.length === 0) lined.delete(host);
+    host.lastStart = time;
+    const entry: Running = { host, deadlineAt: Infinity, slowAt: time + slowAfterMs, isSlow: false };
+    host.running.add(entry);
+    running.add(entry);
+    fast++;
+    waiter.start(entry);
+  }
+
+  function markSlow(entry: Running): void {
+    if (entry.isSlow || !running.has(entry)) return;
+    entry.isSlow = true;
+    fast--;
+    pump();
+  }
+
+  function finish(entry: Running): void {
+    if (!entry.isSlow) fast--;
+    running.delete(entry);
+    entry.host.running.delete(entry);
+    pump();
+  }
+
+  // A host with nothing waiting or running and its interval passed needs no entry: keeps the map small on long
+  // crawls and busy servers.
+  function forgetIdleHosts(time: number): void {
+    if (hosts.size < 1024) return;
+    for (const [key, host] of hosts) {
+      if (host.line.length === 0 && host.running.size === 0 && host.lastStart + interval <= time) hosts.delete(key);
+    }
+  }
+
+  // The earliest the call at `position` in its host's line can start, from now: the host's spacing for it and for
+  // each call ahead of it. A lower bound (slots may be busy too), so refusing on it never refuses a call that
+  // could have started in time.
+  function spacingWait(host: Host, position: number): number {
+    const time = now();
+    return Math.max(time, host.lastStart + interval) + position * interval - time;
+  }
+
+  // For "retry in S s": the spacing, and, when no slot is free, the latest moment one must free up (a running
+  // request turns slow or reaches its deadline). Calls to other hosts may still take that slot first.
+  function estimateWait(host: Host, position: number): number {
+    const time = now();
+    const soonest = (entries: Iterable<Running>, end: (entry: Running) => number) =>
+      Math.min(...[...entries].map(end)) - time;
+    let wait = spacingWait(host, position);
+    if (host.running.size >= maxConcurrent) {
+      wait = Math.max(
+        wait,
+        soonest(host.running, (entry) => entry.deadlineAt),
+      );
+    }
+    if (running.size >= maxInFlight) {
+      wait = Math.max(
+        wait,
+        soonest(running, (entry) => entry.deadlineAt),
+      );
+    }
+    if (fast >= maxConcurrent) {
+      const fastOnes = [...running].filter((entry) => !entry.isSlow);
+      wait = Math.max(
+        wait,
+        soonest(fastOnes, (entry) => Math.min(entry.slowAt, entry.deadlineAt)),
+      );
+    }
+    return Number.isFinite(wait) ? wait : maxWaitMs;
+  }
+
+  // The issue's words, then what bounds the wait, so an agent (or its operator) knows what to change.
+  function queueTimeout(url: string, host: Host, position: number, waitMs: number): TimeoutError {
+    const ahead = position + host.running.size;
+    const retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const slots = hasSlot() ? '' : ` All ${maxConcurrent} fetch slots (MAX_CONCURRENT) are in use.`;
+    const message =
+      `busy: ${ahead} requests ahead for host ${host.key}, retry in ${retryAfterSeconds} s.${slots} ` +
+      `Requests to one host start ${interval} ms apart (PER_DOMAIN_INTERVAL) and a call waits at most ` +
+      `${maxWaitMs} ms for its turn (QUEUE_TIMEOUT).`;
+    return new TimeoutError(url, maxWaitMs, { message, retryAfterSeconds });
   }
 
   function schedule<T>(url: string, task: (signal: AbortSignal) => Promise<T>, opts: ScheduleOptions): Promise<T> {
-    const deadline = new AbortController();
-    const deadlineTimer = setTimeout(() => deadline.abort(new TimeoutError(url, opts.timeoutMs)), opts.timeoutMs);
-    const signal = opts.signal ? AbortSignal.any([deadline.signal, opts.signal]) : deadline.signal;
     return new Promise<T>((resolve, reject) => {
-      if (signal.aborted) {
-        clearTimeout(deadlineTimer);
-        reject(signal.reason);
+      const caller = opts.signal;
+      if (caller?.aborted) {
+        reject(caller.reason);
         return;
       }
+      const host = hostOf(queueKey(url));
+      // Its place in the host's line alone needs longer than the wait limit: say so now, not after the wait.
+      if (spacingWait(host, host.line.length) > maxWaitMs) {
+        reject(queueTimeout(url, host, host.line.length, estimateWait(host, host.line.length)));
+        return;
+      }
+
+      const leave = (reason: unknown) => {
+        const index = host.line.indexOf(waiter);
+        if (index < 0) return;
+        host.line.splice(index, 1);
+        waitingCount--;
+        if (host.line.length === 0) lined.delete(host);
+        clearTimeout(waitTimer);
+        caller?.removeEventListener('abort', onCallerAbort);
+        reject(reason);
+        pump();
+      };
+      const onCallerAbort = () => leave(caller!.reason);
+      const waitTimer = setTimeout(() => {
+        const position = host.line.indexOf(waiter);
+        leave(queueTimeout(url, host, position, estimateWait(host, position)));
+      }, maxWaitMs);
+
       const waiter: Waiter = {
-        host: queueKey(url),
-        start: () => {
-          signal.removeEventListener('abort', leave);
-          task(signal)
-            .then(resolve, reject)
-            .finally(() => {
-              clearTimeout(deadlineTimer);
-              active--;
-              pump();
-            });
+        seq: seq++,
+        host,
+        start(entry) {
+          clearTimeout(waitTimer);
+          caller?.removeEventListener('abort', onCallerAbort);
+          run(entry);
         },
       };
-      function leave(): void {
-        const index = waiting.indexOf(waiter);
-        if (index < 0) return;
-        waiting.splice(index, 1);
-        clearTimeout(deadlineTimer);
-        reject(signal.reason);
-        pump();
+
+      // From here on the network deadline runs. The call answers as soon as its signal aborts, even if the task
+      // is slow to notice; the slot stays taken until the task has really stopped.
+      function run(entry: Running): void {
+        const deadline = new AbortController();
+        const deadlineTimer = setTimeout(() => deadline.abort(new TimeoutError(url, opts.timeoutMs)), opts.timeoutMs);
+        entry.deadlineAt = now() + opts.timeoutMs;
+        const slowTimer = setTimeout(() => markSlow(entry), slowAfterMs);
+        slowTimer.unref();
+        const signal = caller ? AbortSignal.any([deadline.signal, caller]) : deadline.signal;
+        const answerNow = () => reject(signal.reason);
+        signal.addEventListener('abort', answerNow, { once: true });
+        let result: Promise<T>;
+        try {
+          result = task(signal);
+        } catch (error) {
+          result = Promise.reject(error);
+        }
+        result.then(resolve, reject).finally(() => {
+          clearTimeout(deadlineTimer);
+          clearTimeout(slowTimer);
+          signal.removeEventListener('abort', answerNow);
+          finish(entry);
+        });
       }
-      signal.addEventListener('abort', leave, { once: true });
-      waiting.push(waiter);
+
+      caller?.addEventListener('abort', onCallerAbort, { once: true });
+      host.line.push(waiter);
+      lined.add(host);
+      waitingCount++;
       pump();
     });
   }
@@ -126,10 +312,10 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   return {
     schedule,
     get active() {
-      return active;
+      return running.size;
     },
     get waiting() {
-      return waiting.length;
+      return waitingCount;
     },
   };
 }

@@ -105,7 +105,8 @@ function isoSeconds(date: Date): string {
 
 /** The seed's milestone-4 messages; anything else keeps our own message. */
 export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds: number): string {
-  if (error instanceof TimeoutError) return `Timeout fetching ${url} after ${timeoutSeconds}s`;
+  if (error instanceof TimeoutError && error.code === 'TIMEOUT')
+    return `Timeout fetching ${url} after ${timeoutSeconds}s`;
   if (error instanceof HttpStatusError) {
     if (error.status === 429) {
       const header = error.page?.headers['retry-after'];

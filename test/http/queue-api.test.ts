@@ -1,0 +1,176 @@
+// Fair, honest queues through the JSON tools API (issue 10, scope 5; SPEC "Calls that end in time"): time spent
+// waiting for a turn never counts against FETCH_TIMEOUT, a wait past QUEUE_TIMEOUT is its own error, stalled
+// origins cannot starve a healthy one, and one caller's hang-up does not cancel another's shared fetch.
+// Distinct fixture servers (distinct ports) are distinct hosts to the queue.
+import { afterEach, describe, expect, it } from 'vitest';
+import { ARTICLE_HTML, startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { startTestHttpServer, type TestHttpServer } from './http-harness.js';
+
+interface ApiResult {
+  success: boolean;
+  result:
+    ({ status: string; text?: string; error?: { code: string; message: string } } & Record<string, unknown>) | null;
+  error: string | null;
+}
+
+const open: Array<{ close(): Promise<void> }> = [];
+
+afterEach(async () => {
+  for (const item of open.splice(0).reverse()) await item.close();
+});
+
+async function fixtureServers(count: number): Promise<FixtureServer[]> {
+  const servers = await Promise.all(Array.from({ length: count }, () => startFixtureServer()));
+  open.push(...servers);
+  return servers;
+}
+
+async function apiServer(env: Record<string, string>): Promise<TestHttpServer> {
+  const http = await startTestHttpServer(env);
+  open.push(http);
+  return http;
+}
+
+async function call(http: TestHttpServer, name: string, args: unknown, signal?: AbortSignal): Promise<ApiResult> {
+  const response = await fetch(`${http.url}/tools/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+    signal,
+  });
+  return (await response.json()) as ApiResult;
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  for (let waited = 0; !condition(); waited += 10) {
+    if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe('the request queue through the JSON API', () => {
+  it('a burst of distinct pages on one host waits its turn without one network time-out', async () => {
+    const [site] = await fixtureServers(1);
+    site!.route('/page/:n', (_req, res, { n }) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(ARTICLE_HTML.replace('</h1>', ` ${n}</h1>`));
+    });
+    // 25 pages 100 ms apart: the last waits ~2.4 s in the queue, more than twice FETCH_TIMEOUT.
+    const http = await apiServer({
+      ALLOW_PRIVATE_HOSTS: site!.hostPort,
+      MAX_CONCURRENT: '3',
+      PER_DOMAIN_INTERVAL: '100',
+      FETCH_TIMEOUT: '1000',
+    });
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, n) => call(http, 'fetch', { url: site!.url(`/page/${n}`) })),
+    );
+    const failures = results.filter((result) => !result.success).map((result) => result.error);
+    expect(failures).toEqual([]);
+    expect(site!.hits('/page/24')).toBe(1);
+  }, 30_000);
+
+  it('refuses with QUEUE_TIMEOUT, at once, calls whose turn would come after QUEUE_TIMEOUT', async () => {
+    const [site] = await fixtureServers(1);
+    // The default spacing of 2 s: the third call's turn is 4 s away, past the 2.5 s wait limit.
+    const http = await apiServer({
+      ALLOW_PRIVATE_HOSTS: site!.hostPort,
+      PER_DOMAIN_INTERVAL: '2000',
+      QUEUE_TIMEOUT: '2500',
+    });
+    const first = call(http, 'fetch', { url: site!.url('/html?1') });
+    await until(() => site!.hits('/html') === 1, 'the first request');
+    const second = call(http, 'fetch', { url: site!.url('/html?2') });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the second is in line
+    const started = Date.now();
+    const third = await call(http, 'fetch', { url: site!.url('/html?3') });
+    expect(Date.now() - started).toBeLessThan(1500); // not after waiting out the 2.5 s limit
+    expect(third.success).toBe(false);
+    expect(third.result?.error?.code).toBe('QUEUE_TIMEOUT');
+    expect(third.error).toMatch(
+      new RegExp(`^busy: [12] requests ahead for host ${site!.hostPort}, retry in [234] s\\.`),
+    );
+    expect(third.error).not.toMatch(/timed out/i);
+    // web_scraper keeps its seed wording for network time-outs only.
+    const scraper = await call(http, 'web_scraper', { url: site!.url('/html?4') });
+    expect(scraper.success).toBe(false);
+    expect(scraper.error).toMatch(/^busy: \d+ requests ahead for host /);
+    expect((await first).success).toBe(true);
+    expect((await second).success).toBe(true);
+  }, 30_000);
+
+  it('three stalled origins holding every MAX_CONCURRENT slot do not starve a call to a healthy host', async () => {
+    const [healthy, ...stalled] = await fixtureServers(4);
+    const http = await apiServer({
+      ALLOW_PRIVATE_HOSTS: [healthy!, ...stalled].map((server) => server.hostPort).join(','),
+      MAX_CONCURRENT: '3',
+      FETCH_TIMEOUT: '20000',
+    });
+    const hangUp = new AbortController();
+    const stalls = stalled.map((server) =>
+      call(http, 'fetch', { url: server.url('/slow-headers') }, hangUp.signal).catch(() => undefined),
+    );
+    await until(() => stalled.every((server) => server.hits('/slow-headers') === 1), 'three stalled requests');
+    const started = Date.now();
+    const result = await call(http, 'fetch', { url: healthy!.url('/html') });
+    expect(result.success).toBe(true);
+    expect(result.result?.text).toContain('Fixture');
+    // Within about the 2 s after which a stalled request gives its slot back, not the stalled calls' 20 s deadline.
+    expect(Date.now() - started).toBeLessThan(10_000);
+    hangUp.abort();
+    await Promise.all(stalls);
+  }, 30_000);
+
+  it('one caller hanging up does not cancel the fetch another caller of the same URL is waiting on', async () => {
+    const [site] = await fixtureServers(1);
+    let closedEarly = 0;
+    site!.route('/shared', (_req, res) => {
+      res.on('close', () => {
+        if (!res.writableFinished) closedEarly++;
+      });
+      setTimeout(() => {
+        if (!res.destroyed) {
+          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+          res.end(ARTICLE_HTML);
+        }
+      }, 800);
+    });
+    const http = await apiServer({ ALLOW_PRIVATE_HOSTS: site!.hostPort });
+    const leaver = new AbortController();
+    const first = call(http, 'fetch', { url: site!.url('/shared') }, leaver.signal).catch((error: unknown) => error);
+    await until(() => site!.hits('/shared') === 1, 'the shared request');
+    const second = call(http, 'fetch', { url: site!.url('/shared') });
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the second caller has joined the fetch
+    leaver.abort();
+    expect(await first).toMatchObject({ name: 'AbortError' });
+    const result = await second;
+    expect(result.success).toBe(true);
+    expect(result.result?.text).toContain('Fixture');
+    expect(site!.hits('/shared')).toBe(1);
+    expect(closedEarly).toBe(0);
+  }, 30_000);
+
+  it('the shared fetch is aborted once every caller waiting on it has gone', async () => {
+    const [site] = await fixtureServers(1);
+    let closedEarly = 0;
+    site!.route('/shared', (_req, res) => {
+      res.on('close', () => {
+        if (!res.writableFinished) closedEarly++;
+      });
+    });
+    const http = await apiServer({ ALLOW_PRIVATE_HOSTS: site!.hostPort, FETCH_TIMEOUT: '20000' });
+    const callers = [new AbortController(), new AbortController()];
+    const calls = callers.map((caller) =>
+      call(http, 'fetch', { url: site!.url('/shared') }, caller.signal).catch((error: unknown) => error),
+    );
+    await until(() => site!.hits('/shared') === 1, 'the shared request');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    callers[0]!.abort();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(closedEarly).toBe(0); // one caller is still waiting
+    callers[1]!.abort();
+    await until(() => closedEarly === 1, 'the origin connection to close');
+    await Promise.all(calls);
+    expect(site!.hits('/shared')).toBe(1);
+  }, 30_000);
+});
