@@ -1,0 +1,171 @@
+// Cancellation reaches the work (issue 10, scope 3), measured where it matters: the fixture server's page hits.
+// A crawl walks a chain of slow pages; once its call is cancelled, the hits stop growing.
+//   MCP over Streamable HTTP: a hang-up cancels after the disconnect grace (the stream cannot be resumed: no event
+//   store), a session DELETE and notifications/cancelled at once. The JSON API: a hang-up at once.
+//   Shutdown: running calls get stopSignal first and answer within the grace period.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ALL_TOOLS } from '../../src/tools/registry.js';
+import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import {
+  MCP_HEADERS,
+  openRawSession,
+  startTestHttpServer,
+  stopEvents,
+  waitForStopTool,
+  type TestHttpServer,
+} from './http-harness.js';
+
+const PAGE_DELAY_MS = 100;
+const DISCONNECT_GRACE_MS = 400;
+
+let fixtures: FixtureServer;
+let http: TestHttpServer;
+let chainHits = 0;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  // An endless chain of slow pages: /chain/run/n links to /chain/run/n+1. A crawl reads one page at a time; each
+  // test crawls its own run, so that no page comes from the cache.
+  fixtures.route('/chain/:run/:n', (_req, res, params) => {
+    chainHits += 1;
+    const next = `/chain/${params.run}/${Number(params.n) + 1}`;
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<html><head><title>Chain ${params.n}</title></head><body><main><h1>Chain ${params.n}</h1>` +
+          `<p>${'A page in a long chain of pages, with enough words to count as content. '.repeat(6)}</p>` +
+          `<a href="${next}">next</a></main></body></html>`,
+      );
+    }, PAGE_DELAY_MS);
+  });
+  http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }, ALL_TOOLS, {
+    disconnectGraceMs: DISCONNECT_GRACE_MS,
+  });
+});
+
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
+});
+
+afterAll(async () => {
+  await http?.close();
+  await fixtures?.close();
+});
+
+let run = 0;
+const CRAWL_ARGS = () => {
+  run += 1;
+  return { url: fixtures.url(`/chain/${run}/0`), max_pages: 200, patterns: [`/chain/${run}/*`] };
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until the crawl has read a few pages, so it is surely running. */
+async function crawlRunning(from: number): Promise<void> {
+  await expect.poll(() => chainHits - from, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(3);
+}
+
+/** Asserts that page hits stop growing `settleMs` after the cancellation (one page may be in flight). */
+async function expectWorkStopped(settleMs: number): Promise<void> {
+  await sleep(settleMs);
+  const after = chainHits;
+  await sleep(10 * PAGE_DELAY_MS);
+  expect(chainHits - after, 'pages read after the call was cancelled').toBe(0);
+}
+
+async function connect(): Promise<Client> {
+  const client = new Client({ name: 'cancel-test', version: '0' });
+  clients.push(client);
+  await client.connect(new StreamableHTTPClientTransport(http.mcpUrl));
+  return client;
+}
+
+describe('MCP over Streamable HTTP', () => {
+  it('cancels a call whose client hung up, after the disconnect grace period', async () => {
+    const sessionId = await openRawSession(http.mcpUrl);
+    const before = chainHits;
+    const hangUp = new AbortController();
+    const response = await fetch(http.mcpUrl, {
+      method: 'POST',
+      headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'crawl', arguments: CRAWL_ARGS() } }),
+      signal: hangUp.signal,
+    });
+    expect(response.status).toBe(200);
+    await crawlRunning(before);
+    hangUp.abort();
+    // Within the grace the call may go on (the spec: a disconnect is not by itself a cancellation) ...
+    // ... after it, the crawl stops reading pages.
+    await expectWorkStopped(DISCONNECT_GRACE_MS + 3 * PAGE_DELAY_MS);
+    expect(chainHits - before).toBeLessThan(60);
+  });
+
+  it('cancels at once when the client ends the session (DELETE)', async () => {
+    const client = await connect();
+    const before = chainHits;
+    const call = client.callTool({ name: 'crawl', arguments: CRAWL_ARGS() }).catch(() => undefined);
+    await crawlRunning(before);
+    await (client.transport as StreamableHTTPClientTransport).terminateSession();
+    await expectWorkStopped(2 * PAGE_DELAY_MS);
+    void call;
+  });
+
+  it('cancels at once on notifications/cancelled (the SDK client aborting its request)', async () => {
+    const client = await connect();
+    const before = chainHits;
+    const abort = new AbortController();
+    const call = client
+      .callTool({ name: 'crawl', arguments: CRAWL_ARGS() }, undefined, { signal: abort.signal })
+      .catch(() => 'aborted');
+    await crawlRunning(before);
+    abort.abort('changed my mind');
+    expect(await call).toBe('aborted');
+    await expectWorkStopped(2 * PAGE_DELAY_MS);
+  });
+});
+
+describe('the JSON API', () => {
+  it('cancels a call when its client hangs up', async () => {
+    const before = chainHits;
+    const hangUp = new AbortController();
+    const call = fetch(`${http.url}/tools/crawl`, {
+      method: 'POST',
+      body: JSON.stringify(CRAWL_ARGS()),
+      signal: hangUp.signal,
+    }).catch(() => undefined);
+    await crawlRunning(before);
+    hangUp.abort();
+    await call;
+    await expectWorkStopped(2 * PAGE_DELAY_MS);
+  });
+});
+
+describe('shutdown', () => {
+  it('gives running calls stopSignal at once, on both front doors, and waits for their answers', async () => {
+    const server = await startTestHttpServer({}, [waitForStopTool], {
+      apiTools: [waitForStopTool],
+      shutdownGraceMs: 8000,
+    });
+    const client = new Client({ name: 'shutdown-test', version: '0' });
+    await client.connect(new StreamableHTTPClientTransport(server.mcpUrl));
+    try {
+      const startedBefore = stopEvents.started;
+      const viaMcp = client.callTool({ name: 'wait_for_stop', arguments: { max_ms: 20_000 } });
+      const viaApi = fetch(`${server.url}/tools/wait_for_stop`, { method: 'POST', body: '{"max_ms": 20000}' });
+      await expect.poll(() => stopEvents.started - startedBefore).toBe(2);
+      const closing = Date.now();
+      await server.close();
+      // Well inside the 8 s grace: the calls answered as soon as they were told to stop.
+      expect(Date.now() - closing).toBeLessThan(4000);
+      const mcpResult = (await viaMcp) as CallToolResult;
+      expect(mcpResult.content[0]).toMatchObject({ type: 'text', text: 'stopped' });
+      const apiResult = (await (await viaApi).json()) as { success: boolean; result: { how: string } };
+      expect(apiResult).toMatchObject({ success: true, result: { how: 'stopped' } });
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  });
+});
