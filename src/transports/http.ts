@@ -479,7 +479,9 @@ export async function startHttpServer(
           : /^\/tools\/[^/]+$/.test(path)
             ? '/tools/{name}'
             : quoteInput(path);
-    if (overCap) {
+    // Ending a session frees what the cap protects, so a DELETE passes even on a socket past the cap: a client
+    // cleaning up under load must not strand its session.
+    if (overCap && !(method === 'DELETE' && entry.route === '/mcp')) {
       req.resume(); // read and drop the body, so that closing the socket after the answer is not a reset
       res.setHeader('retry-after', String(RETRY_CONNECTION_SECONDS));
       throw new HttpError(

@@ -128,6 +128,21 @@ describe('past WEB_READER_MAX_CONNECTIONS', () => {
     silent.socket.destroy();
   });
 
+  it('still lets a client end its session (DELETE) past the cap, so that no session is stranded', async () => {
+    const server = await start({ WEB_READER_MAX_CONNECTIONS: '1' });
+    const sessionId = await openRawSession(server.mcpUrl); // fetch keeps this connection: the one admitted
+    expect(server.handle.sessionCount).toBe(1);
+    const refused = await rawSocket(server.url);
+    refused.socket.write(rawRequest('POST', '/mcp', INIT_BODY));
+    await refused.closed;
+    expect(parseResponse(refused.text()).status).toBe(503);
+    const deleting = await rawSocket(server.url);
+    deleting.socket.write(rawRequest('DELETE', '/mcp', '', `mcp-session-id: ${sessionId}\r\n`));
+    await deleting.closed;
+    expect(parseResponse(deleting.text()).status).toBe(200);
+    expect(server.handle.sessionCount).toBe(0);
+  });
+
   it('admits connections again once earlier ones close', async () => {
     const server = await start({ WEB_READER_MAX_CONNECTIONS: '1' });
     for (let i = 0; i < 3; i += 1) {
