@@ -328,6 +328,9 @@ export async function startHttpServer(
    * A request that has already finished is not found, and nothing happens.
    */
   function cancelRequests(session: Session, ids: RequestId[]): void {
+    if (!sessions.has(session.transport.sessionId ?? '')) return; // closed meanwhile: its calls were cancelled
+    const list = quoteInput(ids.map(String).join(', '));
+    log('info', `MCP session ${session.transport.sessionId}: the client hung up; cancelling request(s) ${list}`);
     for (const requestId of ids) {
       session.transport.onmessage?.({
         jsonrpc: '2.0',
