@@ -32,7 +32,8 @@ export interface Config {
   readonly httpToken: string | undefined; // WEB_READER_TOKEN, --token: bearer token on every route but /healthz
   readonly httpAllowedOrigins: readonly string[]; // WEB_READER_ALLOWED_ORIGINS, browser origins besides same-origin
   readonly httpAllowedHosts: readonly string[]; // WEB_READER_ALLOWED_HOSTS, Host names besides loopback and the bind address
-  readonly httpMaxSessions: number; // WEB_READER_MAX_SESSIONS, concurrent MCP sessions
+  readonly httpMaxConnections: number; // WEB_READER_MAX_CONNECTIONS, open sockets; past it 503 + Retry-After
+  readonly httpMaxSessions: number; // WEB_READER_MAX_SESSIONS, concurrent MCP sessions (LRU idle one evicted at the cap)
   readonly httpSessionIdleSeconds: number; // WEB_READER_SESSION_IDLE, an MCP session with no open request expires
   readonly httpMaxBodyBytes: number; // WEB_READER_MAX_BODY_SIZE, request body limit (413)
 }
@@ -116,6 +117,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,
     httpAllowedOrigins: commaList(env.WEB_READER_ALLOWED_ORIGINS),
     httpAllowedHosts: commaList(env.WEB_READER_ALLOWED_HOSTS),
+    httpMaxConnections: integer(env, 'WEB_READER_MAX_CONNECTIONS', 1024, 1),
     httpMaxSessions: integer(env, 'WEB_READER_MAX_SESSIONS', 100, 1),
     httpSessionIdleSeconds: integer(env, 'WEB_READER_SESSION_IDLE', 1800, 1),
     httpMaxBodyBytes: integer(env, 'WEB_READER_MAX_BODY_SIZE', 1048576, 1),

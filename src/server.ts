@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from './engine.js';
+import { quoteInput } from './quote.js';
 import type { AnyTool } from './tools/registry.js';
 import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
@@ -49,7 +50,14 @@ export function toCallToolResult(output: ToolOutput, tool?: AnyTool): CallToolRe
   };
 }
 
-export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Server {
+export interface McpServerOptions {
+  /** Aborted when the server begins a graceful stop (shutdown): long tools return what they have, marked stopped. */
+  readonly stopSignal?: AbortSignal;
+  /** Told when a tool call starts and ends, so that a shutdown can wait for running calls (stdio). */
+  readonly calls?: { begin(): void; end(): void };
+}
+
+export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
   const server = new Server(
     { name: 'web-reader', title: 'web-reader', version: VERSION },
     {
@@ -65,15 +73,19 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Serv
     if (!tool) {
       const names = tools.map((t) => t.name).join(', ');
       return toCallToolResult({
-        text: `Unknown tool '${request.params.name}'. This server offers: ${names}.`,
+        text: `Unknown tool '${quoteInput(request.params.name)}'. This server offers: ${names}.`,
         structured: { status: 'error' },
         isError: true,
       });
     }
     const progressToken = request.params._meta?.progressToken;
+    options.calls?.begin();
+    // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
+    // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http.ts) all abort it.
     const output = await runTool(tool, request.params.arguments, {
       engine,
       signal: extra.signal,
+      stopSignal: options.stopSignal,
       onProgress:
         progressToken === undefined
           ? undefined
@@ -81,7 +93,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Serv
               void extra
                 .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
                 .catch(() => undefined), // the client may be gone; progress is best-effort
-    });
+    }).finally(() => options.calls?.end());
     return toCallToolResult(output, tool);
   });
   return server;

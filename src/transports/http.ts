@@ -10,21 +10,35 @@
 // 200 with success: false: the API call itself worked, and the caller reads `error` and `result.status` just
 // as an MCP client reads isError. HTTP errors are kept for requests that could not become a tool call: 400
 // invalid JSON or arguments (the message names the argument), 401 token, 403 Host/Origin, 404 unknown tool or
-// route, 405 method, 413 body too large, 503 shutting down or too many sessions.
+// route, 405 method, 413 body too large, 503 shutting down, too many connections or sessions (with Retry-After).
+//
+// Admission (issue 10, scope 4): never a silent drop. Node's own server.maxConnections destroys sockets past the
+// cap without a word (a client sees a bare "fetch failed"), so connections are counted here instead: a socket
+// accepted past WEB_READER_MAX_CONNECTIONS has its requests answered 503 + Retry-After (JSON-RPC on /mcp) and is
+// closed; /healthz still answers on it. Sockets past twice the cap are answered the same 503 without reading the
+// request, so a flood cannot hold file descriptors for the header timeout. At WEB_READER_MAX_SESSIONS, the least
+// recently used session with no call running is evicted for the new client; 503 only when every session is busy.
+//
+// Cancellation (scope 3, MCP spec "Cancellation" and Streamable HTTP "Resumability and Redelivery"): a dropped
+// connection is not by itself a cancellation, since a client may resume the stream. This server keeps no event
+// store, so a POST's stream that closes before its result is sent can never be resumed: its calls are cancelled
+// after DISCONNECT_GRACE_MS. notifications/cancelled and DELETE cancel at once (the SDK aborts the handler's signal).
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { networkInterfaces } from 'node:os';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../config.js';
 import type { Engine } from '../engine.js';
 import { log } from '../log.js';
+import { quoteInput } from '../quote.js';
 import { createMcpServer, inputJsonSchema } from '../server.js';
 import { ALL_TOOLS, type AnyTool } from '../tools/registry.js';
 import { runTool } from '../tools/run-tool.js';
 import { VERSION } from '../version.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop.js';
 
 /** Defaults a deployment rarely changes; tests shorten them. */
 export interface HttpServerOptions {
@@ -32,6 +46,8 @@ export interface HttpServerOptions {
   readonly apiTools?: readonly AnyTool[];
   /** How long shutdown waits for in-flight calls before cancelling them. */
   readonly shutdownGraceMs?: number;
+  /** How long an MCP call whose response stream closed early keeps running before it is cancelled. */
+  readonly disconnectGraceMs?: number;
   /** Overrides WEB_READER_SESSION_IDLE (seconds) with milliseconds. */
   readonly sessionIdleMs?: number;
   /** A client must send all request headers within this time (slowloris). */
@@ -46,22 +62,45 @@ export interface HttpServerHandle {
   readonly port: number;
   /** Open MCP sessions. */
   readonly sessionCount: number;
-  /** Stops accepting, lets in-flight calls finish up to the grace deadline, then closes sessions. */
+  /**
+   * Stops accepting, tells running calls to stop gracefully (stopSignal: a crawl returns what it has), lets them
+   * finish up to the grace deadline, then cancels what remains and closes sessions.
+   */
   close(): Promise<void>;
 }
 
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+export { DEFAULT_SHUTDOWN_GRACE_MS };
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-// Enough for a busy agent host; each connection costs a socket and buffers, not a thread.
-const MAX_CONNECTIONS = 1024;
+/** At most 5 s (issue 10): long enough for a blip, short enough that abandoned work stops soon. */
+export const DISCONNECT_GRACE_MS = 5_000;
+// Retry-After (RFC 9110 §10.2.3) on a 503: connections free up in moments, sessions when a call ends.
+const RETRY_CONNECTION_SECONDS = 1;
+const RETRY_SESSION_SECONDS = 5;
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
   readonly server: McpServer;
+  /** When a request last started or a call last ended on this session. */
   lastActive: number;
-  openRequests: number;
+  /** POSTs whose response is still open: calls in progress. A standalone GET stream is not activity. */
+  activeCalls: number;
 }
+
+/** The minimal answer written to a socket past twice the connection cap, before its request is read. */
+const OVER_CAP_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Too many connections (WEB_READER_MAX_CONNECTIONS); retry shortly.' },
+  id: null,
+});
+const OVER_CAP_RESPONSE =
+  'HTTP/1.1 503 Service Unavailable\r\n' +
+  `Retry-After: ${RETRY_CONNECTION_SECONDS}\r\n` +
+  'Content-Type: application/json; charset=utf-8\r\n' +
+  `Content-Length: ${Buffer.byteLength(OVER_CAP_BODY)}\r\n` +
+  'Cache-Control: no-store\r\n' +
+  'Connection: close\r\n\r\n' +
+  OVER_CAP_BODY;
 
 interface RequestLog {
   route: string;
@@ -185,12 +224,17 @@ function safeDecode(segment: string): string {
   }
 }
 
-/** The tool a JSON-RPC message calls, or its method, for the log line. */
+/** The tool a JSON-RPC message calls, or its method, for the log line (log() escapes it; this bounds it). */
 function describeRpc(message: unknown): string {
   const first = (Array.isArray(message) ? message[0] : message) as
     { method?: unknown; params?: { name?: unknown } } | undefined;
-  if (first?.method === 'tools/call' && typeof first.params?.name === 'string') return first.params.name;
-  return typeof first?.method === 'string' ? first.method : '-';
+  if (first?.method === 'tools/call' && typeof first.params?.name === 'string') return quoteInput(first.params.name);
+  return typeof first?.method === 'string' ? quoteInput(first.method) : '-';
+}
+
+/** The ids of the JSON-RPC requests (not notifications or responses) in a POST body. */
+function requestIdsOf(message: unknown): RequestId[] {
+  return (Array.isArray(message) ? message : [message]).filter(isJSONRPCRequest).map((request) => request.id);
 }
 
 export async function startHttpServer(
@@ -202,6 +246,7 @@ export async function startHttpServer(
   const apiTools = options.apiTools ?? ALL_TOOLS;
   const sessionIdleMs = options.sessionIdleMs ?? config.httpSessionIdleSeconds * 1000;
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const disconnectGraceMs = Math.min(options.disconnectGraceMs ?? DISCONNECT_GRACE_MS, DISCONNECT_GRACE_MS);
   const hostnames = allowedHostnames(config);
   const anyHost = config.httpAllowedHosts.includes('*');
   const explicitOrigins = new Set(config.httpAllowedOrigins.filter((o) => o !== '*').map(normalizeOrigin));
@@ -210,10 +255,14 @@ export async function startHttpServer(
 
   const sessions = new Map<string, Session>();
   let openingSessions = 0;
-  let inFlightCalls = 0;
   let closing: Promise<void> | undefined;
-  // Cancels JSON API calls still running when the shutdown deadline passes.
-  const shutdownController = new AbortController();
+  // Shutdown: stopSignal to every call at once, cancelSignal to JSON API calls still running after the grace
+  // period (MCP calls are cancelled by closing their sessions). Counts POSTs in flight, MCP and JSON API alike.
+  const graceful = new GracefulStop();
+  // Sockets accepted past the connection cap: their requests are answered 503 and the socket closed.
+  const overCapSockets = new WeakSet<Socket>();
+  // Sockets past twice the cap, answered 503 before their request was read.
+  const answeredSockets = new WeakSet<Socket>();
 
   function normalizeOrigin(origin: string): string {
     try {
@@ -253,15 +302,54 @@ export async function startHttpServer(
     await session.server.close().catch(() => undefined); // already closing: nothing more to do
   }
 
-  /** Counts a request as open on the session until its response closes (an SSE stream can stay open long). */
+  /**
+   * Passes a request to the session's transport. A POST counts as a call in progress until its response closes;
+   * a GET (the standalone SSE stream, open for the session's life) only marks the session as used when it starts.
+   * A POST whose response closes before its results were written had its client hang up: no event store means
+   * the stream cannot be resumed, so its requests are cancelled after the disconnect grace period.
+   */
   async function handleInSession(session: Session, req: IncomingMessage, res: ServerResponse, body?: unknown) {
-    session.openRequests += 1;
     session.lastActive = Date.now();
-    res.on('close', () => {
-      session.openRequests -= 1;
-      session.lastActive = Date.now();
-    });
+    if (req.method === 'POST') {
+      session.activeCalls += 1;
+      const ids = requestIdsOf(body);
+      res.on('close', () => {
+        session.activeCalls -= 1;
+        session.lastActive = Date.now();
+        if (res.writableEnded || ids.length === 0) return;
+        setTimeout(() => cancelRequests(session, ids), disconnectGraceMs).unref();
+      });
+    }
     await session.transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * Cancels requests as the client's own notifications/cancelled would: the SDK aborts each one's handler signal.
+   * A request that has already finished is not found, and nothing happens.
+   */
+  function cancelRequests(session: Session, ids: RequestId[]): void {
+    if (!sessions.has(session.transport.sessionId ?? '')) return; // closed meanwhile: its calls were cancelled
+    const list = quoteInput(ids.map(String).join(', '));
+    log('info', `MCP session ${session.transport.sessionId}: the client hung up; cancelling request(s) ${list}`);
+    for (const requestId of ids) {
+      session.transport.onmessage?.({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId, reason: 'The client disconnected before the result was sent.' },
+      });
+    }
+  }
+
+  /** Frees a place at the session cap: the least recently used session with no call running, if any. */
+  async function evictIdleSession(): Promise<boolean> {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) {
+      if (entry[1].activeCalls === 0 && (!oldest || entry[1].lastActive < oldest[1].lastActive)) oldest = entry;
+    }
+    if (!oldest) return false;
+    const idleSeconds = Math.round((Date.now() - oldest[1].lastActive) / 1000);
+    await closeSession(oldest[0], `evicted for a new session at WEB_READER_MAX_SESSIONS, idle for ${idleSeconds} s`);
+    return true;
   }
 
   async function handleMcp(req: IncomingMessage, res: ServerResponse, entry: RequestLog): Promise<void> {
@@ -283,16 +371,21 @@ export async function startHttpServer(
       if (!isInitializeRequest(message)) {
         throw new HttpError(400, 'Bad Request: no Mcp-Session-Id header; send initialize first.');
       }
-      if (sessions.size + openingSessions >= config.httpMaxSessions) {
-        res.setHeader('retry-after', '30');
-        throw new HttpError(503, `Too many MCP sessions (WEB_READER_MAX_SESSIONS=${config.httpMaxSessions}).`);
+      while (sessions.size + openingSessions >= config.httpMaxSessions) {
+        if (await evictIdleSession()) continue;
+        res.setHeader('retry-after', String(RETRY_SESSION_SECONDS));
+        throw new HttpError(
+          503,
+          `Too many MCP sessions, each running a call (WEB_READER_MAX_SESSIONS=${config.httpMaxSessions}); ` +
+            `retry in ${RETRY_SESSION_SECONDS} s.`,
+        );
       }
       openingSessions += 1;
-      const server = createMcpServer(engine, tools);
+      const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server, lastActive: Date.now(), openRequests: 0 });
+          sessions.set(id, { transport, server, lastActive: Date.now(), activeCalls: 0 });
           server.onclose = () => void closeSession(id, 'closed');
           log('info', `MCP session ${id} opened`);
         },
@@ -327,7 +420,7 @@ export async function startHttpServer(
     const tool = apiTools.find((candidate) => candidate.name === name);
     if (!tool) {
       const names = apiTools.map((t) => t.name).join(', ');
-      throw new HttpError(404, `Unknown tool '${name}'. Tools: ${names}.`);
+      throw new HttpError(404, `Unknown tool '${quoteInput(name)}'. Tools: ${names}.`);
     }
     const raw = (await readBody(req, config.httpMaxBodyBytes)).toString('utf8');
     let args: unknown = {};
@@ -341,15 +434,17 @@ export async function startHttpServer(
     if (typeof args !== 'object' || args === null || Array.isArray(args)) {
       throw new HttpError(400, 'The body must be a JSON object of arguments, e.g. {"url": "https://example.com"}.');
     }
-    // The caller hanging up cancels the call, as does the shutdown deadline.
+    // The caller hanging up cancels the call (a JSON API response cannot be resumed), as does the shutdown
+    // deadline; shutdown itself first asks the tool to stop gracefully.
     const controller = new AbortController();
     res.on('close', () => {
-      if (!res.writableEnded) controller.abort();
+      if (!res.writableEnded) controller.abort(new Error('The client disconnected.'));
     });
     const started = performance.now();
     const output = await runTool(tool, args, {
       engine,
-      signal: AbortSignal.any([controller.signal, shutdownController.signal]),
+      signal: AbortSignal.any([controller.signal, graceful.cancelSignal]),
+      stopSignal: graceful.stopSignal,
     });
     const executionTimeMs = Math.round(performance.now() - started);
     const code = (output.structured.error as { code?: string } | undefined)?.code;
@@ -370,25 +465,46 @@ export async function startHttpServer(
     const allow = (methods: string) => {
       if (methods.split(', ').includes(method)) return;
       res.setHeader('allow', methods);
-      throw new HttpError(405, `${method} is not allowed on ${entry.route}; use ${methods}.`);
+      throw new HttpError(405, `${quoteInput(method)} is not allowed on ${entry.route}; use ${methods}.`);
     };
+    const overCap = overCapSockets.has(req.socket);
+    if (overCap) res.setHeader('connection', 'close');
     if (path === '/healthz') {
       entry.route = '/healthz';
       allow('GET, HEAD');
       return sendJson(res, 200, { status: closing ? 'shutting_down' : 'ok', version: VERSION });
     }
     entry.route =
-      path === '/mcp' ? '/mcp' : path === '/tools' ? '/tools' : /^\/tools\/[^/]+$/.test(path) ? '/tools/{name}' : path;
+      path === '/mcp'
+        ? '/mcp'
+        : path === '/tools'
+          ? '/tools'
+          : /^\/tools\/[^/]+$/.test(path)
+            ? '/tools/{name}'
+            : quoteInput(path);
+    // Ending a session frees what the cap protects, so a DELETE passes even on a socket past the cap: a client
+    // cleaning up under load must not strand its session.
+    if (overCap && !(method === 'DELETE' && entry.route === '/mcp')) {
+      req.resume(); // read and drop the body, so that closing the socket after the answer is not a reset
+      res.setHeader('retry-after', String(RETRY_CONNECTION_SECONDS));
+      throw new HttpError(
+        503,
+        `Too many connections (WEB_READER_MAX_CONNECTIONS=${config.httpMaxConnections}); ` +
+          `retry in ${RETRY_CONNECTION_SECONDS} s.`,
+      );
+    }
     if (closing) {
       res.setHeader('connection', 'close');
       throw new HttpError(503, 'The server is shutting down.');
     }
     // DNS-rebinding protection first: a refused Host or Origin learns nothing else, not even whether a token is needed.
     if (!anyHost && !hostnames.has(hostnameOf(req.headers.host ?? ''))) {
-      throw new HttpError(403, `Host '${req.headers.host ?? ''}' is not allowed. Add it to WEB_READER_ALLOWED_HOSTS.`);
+      const host = quoteInput(req.headers.host ?? '');
+      throw new HttpError(403, `Host '${host}' is not allowed. Add it to WEB_READER_ALLOWED_HOSTS.`);
     }
     if (!isAllowedOrigin(req)) {
-      throw new HttpError(403, `Origin '${req.headers.origin}' is not allowed. Add it to WEB_READER_ALLOWED_ORIGINS.`);
+      const origin = quoteInput(req.headers.origin ?? '');
+      throw new HttpError(403, `Origin '${origin}' is not allowed. Add it to WEB_READER_ALLOWED_ORIGINS.`);
     }
     for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value);
     if (method === 'OPTIONS') {
@@ -416,35 +532,74 @@ export async function startHttpServer(
     }
     if (entry.route === '/tools/{name}') {
       allow('POST');
-      entry.tool = safeDecode(path.slice('/tools/'.length));
-      return callTool(entry.tool, req, res);
+      const name = safeDecode(path.slice('/tools/'.length));
+      entry.tool = quoteInput(name);
+      return callTool(name, req, res);
     }
-    throw new HttpError(404, `No route ${path}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz.`);
+    throw new HttpError(
+      404,
+      `No route ${quoteInput(path)}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz.`,
+    );
   }
 
-  const httpServer = createServer(async (req, res) => {
-    const started = performance.now();
-    const entry: RequestLog = { route: '-', tool: '-' };
-    const isCall = req.method === 'POST';
-    if (isCall) inFlightCalls += 1;
-    res.on('close', () => {
-      if (isCall) inFlightCalls -= 1;
-      const ms = Math.round(performance.now() - started);
-      log('info', `${req.method} ${entry.route} ${entry.tool} ${res.statusCode} ${ms}ms`);
-    });
-    try {
-      await route(req, res, entry);
-    } catch (error) {
-      const status = error instanceof HttpError ? error.status : 500;
-      if (status === 500) log('error', `${req.method} ${req.url}: ${(error as Error).stack ?? String(error)}`);
-      // A 413 is answered before the body is read: close the connection rather than read the rest.
-      if (status === 413) res.setHeader('connection', 'close');
-      sendError(res, entry.route, status, status === 500 ? 'Internal server error.' : (error as Error).message);
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const httpServer = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      // Node checks headersTimeout and requestTimeout only on this interval (default 30 s), so a 10 s header
+      // limit fired after up to 40 s. Checking at a tenth of the limit (at most every second) keeps it honest.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 10))),
+    },
+    async (req, res) => {
+      // Answered past twice the connection cap before its request arrived (below): nothing more to say.
+      if (answeredSockets.has(req.socket)) return;
+      const started = performance.now();
+      const entry: RequestLog = { route: '-', tool: '-' };
+      const isCall = req.method === 'POST';
+      if (isCall) graceful.begin();
+      res.on('close', () => {
+        if (isCall) graceful.end();
+        const ms = Math.round(performance.now() - started);
+        log('info', `${req.method} ${entry.route} ${entry.tool} ${res.statusCode} ${ms}ms`);
+      });
+      try {
+        await route(req, res, entry);
+      } catch (error) {
+        const status = error instanceof HttpError ? error.status : 500;
+        if (status === 500) {
+          log('error', `${req.method} ${quoteInput(req.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
+        }
+        // A 413 is answered before the body is read: close the connection rather than read the rest.
+        if (status === 413) res.setHeader('connection', 'close');
+        sendError(res, entry.route, status, status === 500 ? 'Internal server error.' : (error as Error).message);
+      }
+    },
+  );
+
+  // Admission by counting sockets (see the header comment); server.maxConnections would drop them silently.
+  let admitted = 0;
+  let refused = 0;
+  httpServer.on('connection', (socket: Socket) => {
+    if (admitted < config.httpMaxConnections) {
+      admitted += 1;
+      socket.once('close', () => (admitted -= 1));
+      return;
     }
+    if (refused < config.httpMaxConnections) {
+      // Past the cap: the request is read (so /healthz can answer) and answered 503; see route().
+      refused += 1;
+      socket.once('close', () => (refused -= 1));
+      overCapSockets.add(socket);
+      return;
+    }
+    // Past twice the cap: answer without reading, keep draining what the client sends so that the close is a
+    // FIN, not a reset that could destroy the answer in flight, and let go after a moment.
+    answeredSockets.add(socket);
+    socket.on('error', () => undefined); // the client may already be gone; there is nobody to tell
+    socket.end(OVER_CAP_RESPONSE);
+    setTimeout(() => socket.destroy(), 2000).unref();
   });
-  httpServer.headersTimeout = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
-  httpServer.requestTimeout = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-  httpServer.maxConnections = MAX_CONNECTIONS;
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', reject);
@@ -457,13 +612,13 @@ export async function startHttpServer(
   const hostInUrl = isWildcardHost(config.httpHost) ? '127.0.0.1' : config.httpHost;
   const url = `http://${hostInUrl.includes(':') && !hostInUrl.startsWith('[') ? `[${hostInUrl}]` : hostInUrl}:${port}`;
 
-  // Idle expiry: a session with no open request (no SSE stream, no call) for sessionIdleMs is closed; its client
-  // gets 404 and, as the MCP spec says, starts a new session.
+  // Idle expiry: a session with no call running for sessionIdleMs is closed, even with its GET stream open (the
+  // stream ends); its client gets 404 and, as the MCP spec says, starts a new session.
   const sweep = setInterval(
     () => {
       const now = Date.now();
       for (const [id, session] of sessions) {
-        if (session.openRequests === 0 && now - session.lastActive > sessionIdleMs) {
+        if (session.activeCalls === 0 && now - session.lastActive > sessionIdleMs) {
           void closeSession(id, `idle for ${Math.round((now - session.lastActive) / 1000)} s`);
         }
       }
@@ -476,10 +631,9 @@ export async function startHttpServer(
     clearInterval(sweep);
     const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
     httpServer.closeIdleConnections();
-    const deadline = Date.now() + shutdownGraceMs;
-    while (inFlightCalls > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-    if (inFlightCalls > 0) log('warn', `Shutdown deadline passed; cancelling ${inFlightCalls} call(s).`);
-    shutdownController.abort();
+    // stopSignal now: a crawl answers with what it has; then the grace period for the answers to be written.
+    const left = await graceful.stop(shutdownGraceMs);
+    if (left > 0) log('warn', `Shutdown grace period passed; cancelling ${left} call(s).`);
     // Closing a session's MCP server cancels its running calls and ends its SSE streams.
     await Promise.all([...sessions.keys()].map((id) => closeSession(id, 'server shutting down')));
     httpServer.closeAllConnections();

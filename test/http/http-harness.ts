@@ -94,3 +94,58 @@ export const waitForCancelTool: ToolDefinition<typeof waitShape> = {
     return { text: cancelled ? 'cancelled' : 'finished', structured: { status: 'ok', cancelled } };
   },
 };
+
+/** Resolves the next time a wait_for_stop call starts. */
+export const stopEvents = { started: 0, nextStart: deferred() };
+
+/** Runs until the server's graceful stop (stopSignal), a cancellation (signal) or max_ms, and says which. */
+export const waitForStopTool: ToolDefinition<typeof waitShape> = {
+  name: 'wait_for_stop',
+  title: 'Wait for stop (test)',
+  description: 'Test tool: waits until the server stops gracefully or the call is cancelled.',
+  tags: ['test'],
+  inputShape: waitShape,
+  annotations: READ_ONLY_WEB,
+  async run(args, { signal, stopSignal }) {
+    stopEvents.started += 1;
+    stopEvents.nextStart.resolve();
+    stopEvents.nextStart = deferred();
+    const how = await new Promise<string>((resolve) => {
+      const timer = setTimeout(() => resolve('finished'), args.max_ms);
+      const on = (which: string) => () => {
+        clearTimeout(timer);
+        resolve(which);
+      };
+      if (stopSignal?.aborted) on('stopped')();
+      stopSignal?.addEventListener('abort', on('stopped'));
+      signal?.addEventListener('abort', on('cancelled'));
+    });
+    return { text: how, structured: { status: 'ok', how } };
+  },
+};
+
+export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Opens an MCP session with plain fetch (initialize, then notifications/initialized); returns its id. */
+export async function openRawSession(mcpUrl: URL): Promise<string> {
+  const init = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: MCP_HEADERS,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+    }),
+  });
+  if (init.status !== 200) throw new Error(`initialize: HTTP ${init.status} ${await init.text()}`);
+  await init.text();
+  const sessionId = init.headers.get('mcp-session-id')!;
+  const initialized = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+  });
+  await initialized.text();
+  return sessionId;
+}
