@@ -49,6 +49,17 @@ export function toCallToolResult(output: ToolOutput, tool?: AnyTool): CallToolRe
   };
 }
 
+/** How long a result waits for its progress notifications to be written: a stuck client must not hold it. */
+export const PROGRESS_FLUSH_MS = 1000;
+
+async function flushProgress(sending: ReadonlySet<Promise<unknown>>): Promise<void> {
+  if (sending.size === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROGRESS_FLUSH_MS)));
+  await Promise.race([Promise.allSettled([...sending]), bound]);
+  clearTimeout(timer);
+}
+
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Server {
   const server = new Server(
     { name: 'web-reader', title: 'web-reader', version: VERSION },
@@ -71,17 +82,24 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Serv
       });
     }
     const progressToken = request.params._meta?.progressToken;
+    // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
+    // notifications reference a request in progress). So the result waits for the notifications already sent.
+    const sending = new Set<Promise<unknown>>();
     const output = await runTool(tool, request.params.arguments, {
       engine,
       signal: extra.signal,
       onProgress:
         progressToken === undefined
           ? undefined
-          : (progress) =>
-              void extra
+          : (progress) => {
+              const sent = extra
                 .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
-                .catch(() => undefined), // the client may be gone; progress is best-effort
+                .catch(() => undefined) // the client may be gone; progress is best-effort
+                .finally(() => sending.delete(sent));
+              sending.add(sent);
+            },
     });
+    await flushProgress(sending);
     return toCallToolResult(output, tool);
   });
   return server;

@@ -16,7 +16,7 @@ const STOP_WORDS: Readonly<Record<CrawlResult['stopReason'], string>> = {
   cancelled: 'cancelled',
 };
 
-/** The one line an agent copies to read the rest. */
+/** The one line an agent copies to read the rest (the CLI words its own: `web-reader crawl --continue ID`). */
 export function continueLine(id: string): string {
   return `To continue: call crawl with continue_from="${id}"`;
 }
@@ -45,11 +45,7 @@ function stopLine(result: CrawlResult): string {
   return `- Stopped: ${words}`;
 }
 
-export function renderCrawlSummary(
-  result: CrawlResult,
-  notes: readonly string[] = [],
-  continueFrom?: string,
-): string {
+export function renderCrawlSummary(result: CrawlResult, notes: readonly string[] = [], continueHint?: string): string {
   const seconds = (result.elapsedMs / 1000).toFixed(1);
   const { earlier } = result;
   // A continuation's counts are this call's; the budgets are the whole crawl's, so its totals are shown beside.
@@ -66,7 +62,7 @@ export function renderCrawlSummary(
     `- Tokens used: ${tokens} of ${result.maxTokens} (max_tokens)`,
     `- Elapsed: ${seconds} s`,
     stopLine(result),
-    ...(continueFrom ? [`- Not read yet: ${left} URLs in the frontier`, `- ${continueLine(continueFrom)}`] : []),
+    ...(continueHint ? [`- Not read yet: ${left} URLs in the frontier`, `- ${continueHint}`] : []),
     ...notes.map((note) => `- ${note}`),
   ];
   const lists = [
@@ -79,6 +75,7 @@ export function renderCrawlSummary(
   return [`## Crawl summary`, facts.join('\n'), ...lists].filter((part) => part !== '').join('\n\n');
 }
 
-export function renderCrawl(result: CrawlResult, notes: readonly string[] = [], continueFrom?: string): string {
-  return `${renderCrawlPages(result)}---\n\n${renderCrawlSummary(result, notes, continueFrom)}`;
+/** `continueHint`: the line that continues a crawl stopped in time (continueLine for agents). */
+export function renderCrawl(result: CrawlResult, notes: readonly string[] = [], continueHint?: string): string {
+  return `${renderCrawlPages(result)}---\n\n${renderCrawlSummary(result, notes, continueHint)}`;
 }

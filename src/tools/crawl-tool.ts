@@ -11,7 +11,7 @@ import { parseSitemap } from '../crawl/sitemap.js';
 import { parseUrlArgument, type Engine, type Outcome } from '../engine.js';
 import { errorMessage, HttpStatusError, InvalidArgumentError, SecurityError } from '../errors.js';
 import { ALLOW_ALL, disallowAll, parseRobots, robotsUrlFor, type RobotsRules } from '../fetch/robots.js';
-import { renderCrawl } from '../render/crawl-report.js';
+import { continueLine, renderCrawl } from '../render/crawl-report.js';
 import { urlArgument } from './arguments.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from './page-output.js';
@@ -365,7 +365,7 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
     const structured = crawlToolResult(run);
     const status: Outcome = structured.status;
     return {
-      text: renderCrawl(run.result, run.notes, run.continueFrom),
+      text: renderCrawl(run.result, run.notes, run.continueFrom && continueLine(run.continueFrom)),
       structured: { ...structured, status },
       // Nothing read yet but a continuation ready (a slow start page at the time limit) is not a failure.
       ...(run.result.pages.length === 0 && !run.continueFrom ? { isError: true } : {}),
