@@ -3,12 +3,15 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  McpError,
   ListToolsRequestSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from './engine.js';
+import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
 import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
@@ -35,6 +38,7 @@ export function describeTool(tool: AnyTool): Tool {
     inputSchema: inputJsonSchema(tool),
     ...(outputSchema ? { outputSchema } : {}),
     annotations: tool.annotations,
+    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
   };
 }
 
@@ -61,10 +65,12 @@ async function flushProgress(sending: ReadonlySet<Promise<unknown>>): Promise<vo
 }
 
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Server {
+  const taskStore = new CancellableTaskStore();
   const server = new Server(
     { name: 'web-reader', title: 'web-reader', version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, tasks: TASK_CAPABILITIES },
+      taskStore,
       instructions:
         'web-reader fetches web pages safely and returns clean Markdown of the main content, link lists, ' +
         'structured JSON or whole site sections within a token budget.',
@@ -80,6 +86,31 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[]): Serv
         structured: { status: 'error' },
         isError: true,
       });
+    }
+    const requestedTask = request.params.task;
+    if (requestedTask && !TASK_TOOLS.has(tool.name)) {
+      // MCP "Tasks": a tool without taskSupport is called without `task`.
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool '${tool.name}' does not run as a task; call it without 'task'. Tools that do: ${[...TASK_TOOLS].join(', ')}.`,
+      );
+    }
+    if (requestedTask && extra.taskStore) {
+      // MCP Tasks: answered at once with the task; the tool runs on (see server-tasks.ts).
+      return startToolTask(
+        taskStore,
+        requestedTask,
+        { ...extra, taskStore: extra.taskStore },
+        async (signal, onStatus) =>
+          toCallToolResult(
+            await runTool(tool, request.params.arguments, {
+              engine,
+              signal,
+              onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+            }),
+            tool,
+          ),
+      );
     }
     const progressToken = request.params._meta?.progressToken;
     // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":

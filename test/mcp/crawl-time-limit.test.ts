@@ -4,7 +4,7 @@
 // held over the sum; progress carries a total and none arrives after the result.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { createEngine } from '../../src/engine.js';
@@ -248,5 +248,59 @@ describe('crawl within max_seconds elsewhere', () => {
     } finally {
       await engine.close();
     }
+  });
+});
+
+describe('crawl as an MCP task (protocol 2025-11-25)', () => {
+  it('is offered as a task, answers with a task at once, and tasks/result gives the crawl', async () => {
+    const { paths, start } = slowTree(12, null);
+    const { client } = await connect();
+    const crawl = (await client.listTools()).tools.find((tool) => tool.name === 'crawl')!;
+    expect(crawl.execution).toEqual({ taskSupport: 'optional' });
+    const stream = client.experimental.tasks.callToolStream(
+      { name: 'crawl', arguments: { url: start, max_seconds: 60 } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    const kinds: string[] = [];
+    let result: CallToolResult | undefined;
+    for await (const message of stream) {
+      kinds.push(message.type);
+      if (message.type === 'result') result = message.result as CallToolResult;
+      if (message.type === 'error') throw message.error;
+    }
+    expect(kinds[0]).toBe('taskCreated');
+    expect(kinds.at(-1)).toBe('result');
+    expect((result!.structuredContent as CrawlToolResult).pages_read).toBe(paths.length);
+  });
+
+  it('stops the crawl when the client cancels the task', async () => {
+    const { paths, start } = slowTree(200, null);
+    const { client } = await connect({ CRAWL_RESUME_TTL: '60' });
+    const created = await client.request(
+      {
+        method: 'tools/call',
+        params: { name: 'crawl', arguments: { url: start, max_seconds: 60 }, task: { ttl: 60_000 } },
+      },
+      (await import('@modelcontextprotocol/sdk/experimental/tasks')).CreateTaskResultSchema,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 800));
+    await client.experimental.tasks.cancelTask(created.task.taskId);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const hits = () => paths.reduce((sum, path) => sum + server.hits(path), 0);
+    const atCancel = hits();
+    await new Promise((resolve) => setTimeout(resolve, 1200));
+    expect(hits()).toBe(atCancel);
+    expect((await client.experimental.tasks.getTask(created.task.taskId)).status).toBe('cancelled');
+  });
+
+  it('refuses a task for a tool that does not run as one', async () => {
+    const { client } = await connect();
+    await expect(
+      client.request(
+        { method: 'tools/call', params: { name: 'fetch', arguments: { url: server.url('/') }, task: { ttl: 1000 } } },
+        (await import('@modelcontextprotocol/sdk/experimental/tasks')).CreateTaskResultSchema,
+      ),
+    ).rejects.toThrow(/does not run as a task/);
   });
 });
