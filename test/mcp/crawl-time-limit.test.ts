@@ -145,7 +145,7 @@ describe('crawl within max_seconds over MCP', () => {
     expect(b.total_tokens_used).toBe(a.tokens_used + b.tokens_used);
   });
 
-  it('refuses an expired, used or unknown continue_from, and says what to do', async () => {
+  it('refuses an expired continue_from and says what to do; with neither url nor continue_from it names both', async () => {
     const { start } = slowTree();
     const { client } = await connect({ CRAWL_RESUME_TTL: '1' });
     const first = (await client.callTool({ name: 'crawl', arguments: { url: start, max_seconds: 1 } }))
