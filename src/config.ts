@@ -22,6 +22,7 @@ export interface Config {
   readonly tools: string; // WEB_READER_TOOLS, names and presets, resolved by the tool registry
   readonly maxOutputTokens: number; // MAX_OUTPUT_TOKENS, 0 = no cap
   readonly extractTimeoutMs: number; // EXTRACT_TIMEOUT, per-page limit on extraction work
+  readonly crawlResumeTtlSeconds: number; // CRAWL_RESUME_TTL, how long a stopped crawl's continue_from id holds
   readonly httpProxy: string | undefined; // HTTP_PROXY / http_proxy
   readonly httpsProxy: string | undefined; // HTTPS_PROXY / https_proxy
   readonly noProxy: string | undefined; // NO_PROXY / no_proxy
@@ -106,6 +107,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     tools: env.WEB_READER_TOOLS?.trim() || 'default',
     maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, 0),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT', 5000, 1),
+    crawlResumeTtlSeconds: integer(env, 'CRAWL_RESUME_TTL', 900, 1),
     httpProxy: env.HTTP_PROXY || env.http_proxy || undefined,
     httpsProxy: env.HTTPS_PROXY || env.https_proxy || undefined,
     noProxy: env.NO_PROXY || env.no_proxy || undefined,

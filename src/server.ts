@@ -3,6 +3,8 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  McpError,
   ListToolsRequestSchema,
   type CallToolResult,
   type Tool,
@@ -10,6 +12,7 @@ import {
 import { z } from 'zod';
 import type { Engine } from './engine.js';
 import { quoteInput } from './quote.js';
+import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
 import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
@@ -36,6 +39,7 @@ export function describeTool(tool: AnyTool): Tool {
     inputSchema: inputJsonSchema(tool),
     ...(outputSchema ? { outputSchema } : {}),
     annotations: tool.annotations,
+    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
   };
 }
 
@@ -57,11 +61,24 @@ export interface McpServerOptions {
   readonly calls?: { begin(): void; end(): void };
 }
 
+/** How long a result waits for its progress notifications to be written: a stuck client must not hold it. */
+export const PROGRESS_FLUSH_MS = 1000;
+
+async function flushProgress(sending: ReadonlySet<Promise<unknown>>): Promise<void> {
+  if (sending.size === 0) return;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROGRESS_FLUSH_MS)));
+  await Promise.race([Promise.allSettled([...sending]), bound]);
+  clearTimeout(timer);
+}
+
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
+  const taskStore = new CancellableTaskStore();
   const server = new Server(
     { name: 'web-reader', title: 'web-reader', version: VERSION },
     {
-      capabilities: { tools: {} },
+      capabilities: { tools: {}, tasks: TASK_CAPABILITIES },
+      taskStore,
       instructions:
         'web-reader fetches web pages safely and returns clean Markdown of the main content, link lists, ' +
         'structured JSON or whole site sections within a token budget.',
@@ -78,10 +95,39 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
         isError: true,
       });
     }
+    const requestedTask = request.params.task;
+    if (requestedTask && !TASK_TOOLS.has(tool.name)) {
+      // MCP "Tasks": a tool without taskSupport is called without `task`.
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Tool '${tool.name}' does not run as a task; call it without 'task'. Tools that do: ${[...TASK_TOOLS].join(', ')}.`,
+      );
+    }
+    if (requestedTask && extra.taskStore) {
+      // MCP Tasks: answered at once with the task; the tool runs on (see server-tasks.ts).
+      return startToolTask(
+        taskStore,
+        requestedTask,
+        { ...extra, taskStore: extra.taskStore },
+        async (signal, onStatus) =>
+          toCallToolResult(
+            await runTool(tool, request.params.arguments, {
+              engine,
+              signal,
+              stopSignal: options.stopSignal,
+              onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+            }),
+            tool,
+          ),
+      );
+    }
     const progressToken = request.params._meta?.progressToken;
     options.calls?.begin();
     // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
     // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http.ts) all abort it.
+    // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
+    // notifications reference a request in progress). So the result waits for the notifications already sent.
+    const sending = new Set<Promise<unknown>>();
     const output = await runTool(tool, request.params.arguments, {
       engine,
       signal: extra.signal,
@@ -89,11 +135,15 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
       onProgress:
         progressToken === undefined
           ? undefined
-          : (progress) =>
-              void extra
+          : (progress) => {
+              const sent = extra
                 .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
-                .catch(() => undefined), // the client may be gone; progress is best-effort
+                .catch(() => undefined) // the client may be gone; progress is best-effort
+                .finally(() => sending.delete(sent));
+              sending.add(sent);
+            },
     }).finally(() => options.calls?.end());
+    await flushProgress(sending);
     return toCallToolResult(output, tool);
   });
   return server;

@@ -4,16 +4,23 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addCrawlSite, crawlSitePaths } from './crawl-site.js';
+import { addCrawlSite, addSlowTree, crawlSitePaths } from './crawl-site.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
+import type { CrawlToolResult } from '../src/tools/crawl-tool.js';
 
 let server: FixtureServer;
 let outDir: string;
 const site = { crawlDelaySeconds: 0.01 };
 
 function env(): Record<string, string> {
-  return { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0' };
+  // TMPDIR: where a crawl stopped at --max-seconds is kept for --continue, this test's own.
+  return {
+    PATH: process.env.PATH ?? '',
+    ALLOW_PRIVATE_HOSTS: server.hostPort,
+    PER_DOMAIN_INTERVAL: '0',
+    TMPDIR: outDir,
+  };
 }
 
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -74,8 +81,10 @@ describe('web-reader crawl', () => {
     let stdout = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const before = totalHits();
     try {
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // Interrupt once the crawl is under way (a fixed wait raced the CLI's start-up on a busy machine).
+      while (totalHits() - before < 4) await new Promise((resolve) => setTimeout(resolve, 50));
       child.kill('SIGINT');
       expect(await exited).toBe(130);
       const atExit = totalHits();
@@ -96,5 +105,35 @@ describe('web-reader crawl', () => {
     const run = await cli(['crawl', server.url('/status/500')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('HTTP_STATUS');
+  });
+
+  it('stops at --max-seconds, prints how to continue, and --continue ID reads the rest', async () => {
+    const paths = addSlowTree(server, { count: 20, delayMs: 150, hangOnce: 2, prefix: '/cli-tree' });
+    const first = await cli(['crawl', server.url(paths[0]!), '--max-seconds', '2', '--json']);
+    expect(first.code).toBe(0);
+    const one = JSON.parse(first.stdout) as CrawlToolResult;
+    expect(one.stop_reason).toBe('time_limit');
+    expect(one.continue_from).toMatch(/^[0-9a-f-]{36}$/);
+
+    const second = await cli(['crawl', '--continue', one.continue_from!, '--max-seconds', '20']);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('- Stopped: every URL in scope was visited');
+    const read = [...second.stdout.matchAll(/^URL: .*(\/cli-tree\/\d+)$/gm)].map((match) => match[1]);
+    const all = [...one.pages.map((page) => new URL(page.url).pathname), ...read];
+    expect([...all].sort()).toEqual([...paths].sort());
+    expect(second.stdout).toContain(`## [${one.pages_read + 1}] Tree 2`);
+
+    // The id continued once; again, it is refused with advice.
+    const again = await cli(['crawl', '--continue', one.continue_from!]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('is unknown or expired');
+  });
+
+  it('prints the --continue command in the text summary', async () => {
+    const paths = addSlowTree(server, { count: 10, delayMs: 150, hangOnce: 1, prefix: '/cli-tree2' });
+    const run = await cli(['crawl', server.url(paths[0]!), '--max-seconds', '1']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('- Stopped: time limit (max_seconds 1)');
+    expect(run.stdout).toMatch(/- To continue: web-reader crawl --continue [0-9a-f-]{36}\n/);
   });
 });

@@ -122,3 +122,41 @@ export function crawlSitePaths(): string[] {
     '/sitemap.xml',
   ];
 }
+
+export interface SlowTreeOptions {
+  /** Pages in the tree (page i links to 2i+1 and 2i+2). */
+  readonly count: number;
+  /** Every page answers after this delay. */
+  readonly delayMs: number;
+  /** This page's first request never answers (until the server closes): the page in flight at a time limit. */
+  readonly hangOnce?: number;
+  /** Path prefix (default '/tree'): one tree per test keeps hit counts apart. */
+  readonly prefix?: string;
+}
+
+/**
+ * A binary tree of slow pages at /tree/0 … /tree/{count-1}, for time-limit tests: no robots.txt (404: allowed),
+ * no sitemap. Each page links to its children and back to the root. Returns the pages' paths.
+ */
+export function addSlowTree(server: FixtureServer, options: SlowTreeOptions): string[] {
+  const prefix = options.prefix ?? '/tree';
+  server.route(`${prefix}/:index`, (_req, res, params) => {
+    const index = Number(params.index);
+    const path = `${prefix}/${index}`;
+    if (index === options.hangOnce && server.hits(path) === 1) return; // never answered
+    const children = [2 * index + 1, 2 * index + 2].filter((child) => child < options.count);
+    const links = [
+      ...children.map((child) => `<a href="${prefix}/${child}">Tree ${child}</a>`),
+      `<a href="${prefix}/0">Root</a>`,
+    ];
+    const body = Array.from({ length: 3 }, (_, k) => paragraph(index, k)).join('\n');
+    setTimeout(() => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tree ${index}</title></head>` +
+          `<body><nav>${links.join(' ')}</nav><main><article><h1>Tree ${index}</h1>\n${body}\n</article></main></body></html>`,
+      );
+    }, options.delayMs);
+  });
+  return Array.from({ length: options.count }, (_, index) => `${prefix}/${index}`);
+}

@@ -1,18 +1,27 @@
 // `web-reader crawl <url>`: the crawl tool's crawler for people. Pages go to stdout as Markdown, or with --out to
 // one .md file per page plus index.md; a progress bar on stderr when stderr is a terminal; Ctrl-C stops the crawl
-// cleanly and what was read so far is still printed or saved.
+// cleanly and what was read so far is still printed or saved. A crawl stopped at --max-seconds prints the command
+// that continues it (`--continue ID`); its state waits in a file, since each CLI run is its own process.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrawlProgress, CrawlResult } from '../crawl/bfs.js';
+import { createFileResumeStore } from '../crawl/resume-store.js';
 import type { Engine } from '../engine.js';
 import { renderCrawl, renderCrawlSummary } from '../render/crawl-report.js';
 import { crawlTool, crawlToolResult, runCrawl, type CrawlArguments } from '../tools/crawl-tool.js';
 import { parseArguments } from '../tools/run-tool.js';
 
 export interface CrawlCommandOptions {
-  readonly url: string;
+  /** Where to start; absent with `continueFrom`. */
+  readonly url?: string;
+  /** --continue: the id a crawl stopped in time printed. */
+  readonly continueFrom?: string;
   readonly maxTokens?: number;
   readonly maxPages?: number;
+  readonly maxSeconds?: number;
+  /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
+  readonly resumeDir?: string;
   readonly out?: string;
   readonly json: boolean;
   readonly stdout: NodeJS.WriteStream;
@@ -24,6 +33,16 @@ export interface CrawlCommandOptions {
 export interface CrawlCommandResult {
   readonly pagesRead: number;
   readonly cancelled: boolean;
+  readonly continueFrom?: string;
+}
+
+/** Stopped crawls between CLI runs: one JSON file each, private to the user (see resume-store.ts). */
+export function defaultResumeDir(): string {
+  return join(tmpdir(), `web-reader-crawls-${process.getuid?.() ?? 'user'}`);
+}
+
+export function continueCommand(id: string): string {
+  return `To continue: web-reader crawl --continue ${id}`;
 }
 
 const BAR_WIDTH = 24;
@@ -50,39 +69,55 @@ export function pageFileName(index: number, url: string): string {
   return `${String(index).padStart(3, '0')}-${slug}.md`;
 }
 
-async function writePages(dir: string, result: CrawlResult, notes: readonly string[]): Promise<void> {
+/** Writes the pages and an index; returns the index's file name. */
+async function writePages(dir: string, result: CrawlResult, notes: readonly string[], hint?: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const lines: string[] = [];
   for (const [position, page] of result.pages.entries()) {
-    const name = pageFileName(position + 1, page.finalUrl);
+    const name = pageFileName(result.earlier.pages + position + 1, page.finalUrl);
     await writeFile(join(dir, name), page.section.replace(/^## \[\d+\] /, '# '));
     lines.push(`${position + 1}. [${page.title.replace(/[[\]\\]/g, '\\$&')}](${name}) — ${page.finalUrl}`);
   }
-  const index = `# Crawl of ${result.startUrl}\n\n${lines.join('\n')}\n\n${renderCrawlSummary(result, notes)}\n`;
-  await writeFile(join(dir, 'index.md'), index);
+  // A continuation adds to the same directory: its pages are numbered after the earlier ones, and its index is
+  // its own (index-from-13.md when it starts at page 13) so the first call's stays.
+  const first = result.earlier.pages === 0 && result.earlier.tokens === 0;
+  const indexName = first ? 'index.md' : `index-from-${result.earlier.pages + 1}.md`;
+  const index = `# Crawl of ${result.startUrl}\n\n${lines.join('\n')}\n\n${renderCrawlSummary(result, notes, hint)}\n`;
+  await writeFile(join(dir, indexName), index);
+  return indexName;
 }
 
 export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptions): Promise<CrawlCommandResult> {
   const args = parseArguments(crawlTool, {
-    url: options.url,
+    ...(options.url !== undefined ? { url: options.url } : {}),
+    ...(options.continueFrom !== undefined ? { continue_from: options.continueFrom } : {}),
     ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
     ...(options.maxPages !== undefined ? { max_pages: options.maxPages } : {}),
+    ...(options.maxSeconds !== undefined ? { max_seconds: options.maxSeconds } : {}),
   }) as CrawlArguments;
   const showBar = options.stderr.isTTY === true;
   const run = await runCrawl(engine, args, {
     signal: options.signal,
+    resumeStore: createFileResumeStore(options.resumeDir ?? defaultResumeDir(), {
+      ttlSeconds: engine.config.crawlResumeTtlSeconds,
+    }),
     onProgress: showBar ? (progress) => options.stderr.write(progressBar(progress)) : undefined,
   });
   if (showBar) options.stderr.write('\n');
-  const { result, notes } = run;
+  const { result, notes, continueFrom } = run;
+  const hint = continueFrom && continueCommand(continueFrom);
   if (options.out !== undefined) {
-    await writePages(options.out, result, notes);
-    const summary = renderCrawlSummary(result, notes);
-    options.stdout.write(`${summary}\n\nWrote ${result.pages.length} pages and index.md to ${options.out}\n`);
+    const indexName = await writePages(options.out, result, notes, hint);
+    const summary = renderCrawlSummary(result, notes, hint);
+    options.stdout.write(`${summary}\n\nWrote ${result.pages.length} pages and ${indexName} to ${options.out}\n`);
   } else if (options.json) {
     options.stdout.write(`${JSON.stringify(crawlToolResult(run), null, 2)}\n`);
   } else {
-    options.stdout.write(`${renderCrawl(result, notes)}\n`);
+    options.stdout.write(`${renderCrawl(result, notes, hint)}\n`);
   }
-  return { pagesRead: result.pages.length, cancelled: result.stopReason === 'cancelled' };
+  return {
+    pagesRead: result.pages.length,
+    cancelled: result.stopReason === 'cancelled',
+    ...(continueFrom ? { continueFrom } : {}),
+  };
 }

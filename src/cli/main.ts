@@ -45,8 +45,11 @@ Usage:
   web-reader crawl <url>           breadth-first from the URL within a token budget; a summary at the end
       --max-tokens N               token budget for all pages (DEFAULT_MAX_TOKENS, 100000)
       --max-pages N                at most N pages (default 100)
+      --max-seconds N              stop after N seconds (default 45, at most 3600) and print how to continue
       --out DIR                    one .md file per page and index.md in DIR; the summary on stdout
                                    (a progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read)
+  web-reader crawl --continue ID   continue a crawl stopped at its time limit (same scope and budgets, for
+                                   CRAWL_RESUME_TTL seconds; --max-seconds applies anew)
   web-reader --help | --version
 
 Options for every command:
@@ -81,6 +84,8 @@ const OPTIONS = {
   'chunk-size': { type: 'string' },
   'max-tokens': { type: 'string' },
   'max-pages': { type: 'string' },
+  'max-seconds': { type: 'string' },
+  continue: { type: 'string' },
   out: { type: 'string' },
   tools: { type: 'string' },
   'user-agent': { type: 'string' },
@@ -195,7 +200,13 @@ export async function main(argv: string[]): Promise<number> {
     }
     case 'crawl': {
       const [url, ...extra] = rest;
-      if (!url || extra.length > 0) throw new InvalidArgumentError('url', 'crawl takes exactly one URL.');
+      const continueFrom = values.continue;
+      if (continueFrom !== undefined && (url || extra.length > 0)) {
+        throw new InvalidArgumentError('--continue', 'crawl --continue ID takes no URL: the crawl keeps its own.');
+      }
+      if (continueFrom === undefined && (!url || extra.length > 0)) {
+        throw new InvalidArgumentError('url', 'crawl takes exactly one URL (or --continue ID).');
+      }
       // Pages go to a terminal or files, not to an agent's context: MAX_OUTPUT_TOKENS only with --max-output-tokens.
       const crawlConfig = values['max-output-tokens'] === undefined ? { ...config, maxOutputTokens: 0 } : config;
       const engine = createEngine(crawlConfig);
@@ -209,8 +220,10 @@ export async function main(argv: string[]): Promise<number> {
       try {
         const crawl = await runCrawlCommand(engine, {
           url,
+          continueFrom,
           maxTokens: integerFlag(values, 'max-tokens'),
           maxPages: integerFlag(values, 'max-pages'),
+          maxSeconds: integerFlag(values, 'max-seconds'),
           out: values.out,
           json: values.json ?? false,
           stdout: process.stdout,
@@ -218,7 +231,7 @@ export async function main(argv: string[]): Promise<number> {
           signal: controller.signal,
         });
         if (crawl.cancelled) return EXIT.INTERRUPTED;
-        return crawl.pagesRead === 0 ? EXIT.FAILED : EXIT.OK;
+        return crawl.pagesRead === 0 && !crawl.continueFrom ? EXIT.FAILED : EXIT.OK;
       } finally {
         process.off('SIGINT', interrupt);
         await engine.close();

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpStatusError } from '../errors.js';
 import { ALLOW_ALL, parseRobots } from '../fetch/robots.js';
 import { countTokens } from '../tokens.js';
-import { crawlSite, type CrawlIO, type CrawlOptions } from './bfs.js';
+import { crawlSite, type CrawlIO, type CrawlOptions, type CrawlResult, type CrawlState } from './bfs.js';
 
 interface FakePage {
   readonly links?: string[];
@@ -245,5 +245,122 @@ describe('crawlSite', () => {
     const result = await crawlSite(options({ url: `${ORIGIN}/docs/` }), io);
     expect(requested).toEqual([`${ORIGIN}/map.xml`]);
     expect(result.pages.map((page) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/orphan']);
+  });
+
+  describe('time limit, graceful stop and continuation', () => {
+    // A tree of 15 pages; /hang never answers on its first request (the page in flight at the deadline), and
+    // answers at once after.
+    const HANG_TREE: Record<string, FakePage> = {
+      '/': { links: ['/a', '/hang', '/c'] },
+      '/a': { links: ['/a1', '/a2'] },
+      '/hang': { links: ['/h1', '/h2'] },
+      '/c': { links: ['/c1', '/c2'] },
+      '/a1': { links: ['/x1'] },
+      '/a2': { links: ['/x2'] },
+      '/h1': { links: ['/x3'] },
+      '/h2': { links: ['/x4'] },
+      '/c1': {},
+      '/c2': {},
+      '/x1': {},
+      '/x2': {},
+      '/x3': {},
+      '/x4': {},
+    };
+
+    function hangingIO(): CrawlIO & { fetched: string[]; aborted: string[] } {
+      const io = fakeIO(HANG_TREE);
+      const aborted: string[] = [];
+      let hung = false;
+      return {
+        ...io,
+        aborted,
+        async readPage(url, signal) {
+          if (url.endsWith('/hang') && !hung) {
+            hung = true;
+            io.fetched.push(url);
+            return new Promise((_resolve, reject) =>
+              signal.addEventListener('abort', () => {
+                aborted.push(url);
+                reject(signal.reason);
+              }),
+            );
+          }
+          return io.readPage(url, signal);
+        },
+      };
+    }
+
+    const paths = (result: CrawlResult) => result.pages.map((page) => new URL(page.url).pathname);
+    // Through JSON, as a store out of process keeps it.
+    const roundTrip = (state: CrawlState | undefined): CrawlState => JSON.parse(JSON.stringify(state)) as CrawlState;
+
+    it('stops at the time limit without waiting for the page in flight, which the continuation reads', async () => {
+      const io = hangingIO();
+      const started = Date.now();
+      const first = await crawlSite(options({ timeLimitMs: 150 }), io);
+      expect(Date.now() - started).toBeLessThan(1000);
+      expect(first.stopReason).toBe('time_limit');
+      expect(paths(first)).toEqual(['/', '/a']); // /hang holds the head of the frontier
+      expect(io.aborted).toEqual([`${ORIGIN}/hang`]);
+      expect(first.resume?.frontier[0]).toEqual({ url: `${ORIGIN}/hang`, depth: 1 });
+      expect(first.skipped.budget).toEqual([]); // what is left is for the continuation, not skipped
+
+      const second = await crawlSite(options({ timeLimitMs: 5000, resume: roundTrip(first.resume) }), io);
+      expect(second.stopReason).toBe('frontier_empty');
+      expect(second.resume).toBeUndefined();
+      const all = [...paths(first), ...paths(second)];
+      expect(new Set(all).size).toBe(all.length);
+      // Together, exactly the pages of an uninterrupted crawl, in its order.
+      const whole = await crawlSite(options(), fakeIO(HANG_TREE));
+      expect(all).toEqual(paths(whole));
+      // Sections are numbered across the calls.
+      expect(second.pages[0]!.section).toMatch(/^## \[3\] \/hang/);
+      expect(second.earlier).toEqual({ pages: 2, tokens: first.tokensUsed });
+    });
+
+    it('holds max_pages and max_tokens over the sum of the calls', async () => {
+      const io = hangingIO();
+      const first = await crawlSite(options({ timeLimitMs: 150, maxPages: 5 }), io);
+      expect(first.pages).toHaveLength(2);
+      const second = await crawlSite(options({ resume: roundTrip(first.resume), maxPages: 100 }), io);
+      expect(second.pages).toHaveLength(3); // the crawl's max_pages, not this call's argument
+      expect(second.stopReason).toBe('max_pages');
+
+      const budget = first.tokensUsed + 60;
+      const io2 = hangingIO();
+      const a = await crawlSite(options({ timeLimitMs: 150, maxTokens: budget }), io2);
+      const b = await crawlSite(options({ resume: roundTrip(a.resume) }), io2);
+      expect(b.stopReason).toBe('max_tokens');
+      expect(a.tokensUsed + b.tokensUsed).toBeLessThanOrEqual(budget);
+      expect(b.pages.reduce((sum, page) => sum + page.tokens, 0)).toBe(b.tokensUsed);
+    });
+
+    it('stops on the graceful stop signal like at the time limit, with the state to continue', async () => {
+      const stop = new AbortController();
+      const io = hangingIO();
+      setTimeout(() => stop.abort(), 100);
+      const result = await crawlSite(options({ stopSignal: stop.signal }), io);
+      expect(result.stopReason).toBe('stopped');
+      expect(paths(result)).toEqual(['/', '/a']);
+      expect(result.resume?.frontier.map((entry) => new URL(entry.url).pathname)).toContain('/hang');
+    });
+
+    it('finishes normally when the crawl ends before its time limit', async () => {
+      const result = await crawlSite(options({ timeLimitMs: 5000 }), fakeIO(TREE));
+      expect(result.stopReason).toBe('frontier_empty');
+      expect(result.resume).toBeUndefined();
+    });
+
+    it('reports a total a progress bar can use: processed + remaining, equal at the end', async () => {
+      const seen: Array<{ processed: number; remaining: number }> = [];
+      await crawlSite(
+        options({ onProgress: (p) => seen.push({ processed: p.processed, remaining: p.remaining }) }),
+        fakeIO(TREE),
+      );
+      expect(seen.map((p) => p.processed)).toEqual(seen.map((_p, i) => i + 1));
+      expect(seen.every((p) => p.remaining >= 0)).toBe(true);
+      expect(seen.at(-1)!.remaining).toBe(0);
+      expect(seen[0]!.remaining).toBeGreaterThan(0);
+    });
   });
 });

@@ -8,6 +8,11 @@
 // behind a page still being read, links of later finished pages are started early and taken over at their turn.
 // Pages are never started beyond what max_pages could still use. Once the budget is spent, pages still in flight
 // (or started early) are dropped and listed.
+//
+// Time: a crawl may be given a deadline (the tool's max_seconds) and a graceful stop (server shutdown). Either one
+// ends the crawl at once with what it has read: pages already fetched at the head of the frontier are still taken,
+// pages in flight are abandoned (aborted, not waited on) and go back to the frontier. What is left — frontier, seen
+// set, budget spent — is returned as a CrawlState, plain data, from which a later call resumes the same crawl.
 import { errorMessage, WebReaderError } from '../errors.js';
 import type { LinkTargets } from '../extract/links.js';
 import type { RobotsRules } from '../fetch/robots.js';
@@ -43,9 +48,12 @@ export interface CrawlIO {
   readonly sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
-export interface CrawlOptions {
+/** What a crawl is: its start, scope and budgets. Plain data, kept in a CrawlState for the calls that continue it. */
+export interface CrawlScope {
   readonly url: string;
+  /** For the whole crawl, the calls that continue it included. */
   readonly maxTokens: number;
+  /** For the whole crawl, the calls that continue it included. */
   readonly maxPages: number;
   readonly maxDepth: number;
   /** Host names; sub-domains are included. */
@@ -54,8 +62,39 @@ export interface CrawlOptions {
   readonly excludePatterns: readonly string[];
   readonly respectRobots: boolean;
   readonly concurrency: number;
+}
+
+export interface CrawlOptions extends CrawlScope {
+  /** Cancellation: the caller is gone; the crawl stops at once and nothing can continue it. */
   readonly signal?: AbortSignal;
+  /** A graceful stop (server shutdown): the crawl stops like at its time limit, stop reason 'stopped'. */
+  readonly stopSignal?: AbortSignal;
+  /** Stop after this long (the tool's max_seconds), keeping what was read and the state to continue from. */
+  readonly timeLimitMs?: number;
+  /** Continue a crawl a time limit or a stop ended (its scope and budgets replace this one's). */
+  readonly resume?: CrawlState;
   readonly onProgress?: (progress: CrawlProgress) => void;
+}
+
+/**
+ * Where a crawl stopped by its time limit or a graceful stop stands: enough to continue it with the same frontier,
+ * seen set, scope and remaining budget. Plain JSON-serialisable data (a resume store may keep it out of process).
+ */
+export interface CrawlState {
+  readonly version: 1;
+  readonly scope: CrawlScope;
+  /** URLs still to visit, in breadth-first order; pages abandoned in flight come first. */
+  readonly frontier: readonly CrawlEntry[];
+  /** Every normalised URL enqueued, skipped or read so far. */
+  readonly seen: readonly string[];
+  /** Normalised URLs a read page stands for → the page's URL (for duplicates by redirect or canonical). */
+  readonly readAs: readonly (readonly [string, string])[];
+  readonly pagesRead: number;
+  readonly tokensUsed: number;
+  readonly processed: number;
+  readonly sitemapsMerged: boolean;
+  /** Origin → when its last request started (epoch ms), so Crawl-delay holds across calls. */
+  readonly lastStartByOrigin: Readonly<Record<string, number>>;
 }
 
 export interface CrawlProgress {
@@ -66,6 +105,11 @@ export interface CrawlProgress {
   readonly maxTokens: number;
   readonly maxPages: number;
   readonly frontierSize: number;
+  /**
+   * URLs this crawl still expects to finish (frontier and in flight), bounded by the pages max_pages still allows;
+   * 0 once a limit is reached or nothing is left. `processed + remaining` is a total a progress bar can use.
+   */
+  readonly remaining: number;
 }
 
 export interface CrawledPage {
@@ -91,16 +135,23 @@ export interface FailedUrl {
   readonly message: string;
 }
 
-export type StopReason = 'frontier_empty' | 'max_pages' | 'max_tokens' | 'cancelled';
+export type StopReason = 'frontier_empty' | 'max_pages' | 'max_tokens' | 'time_limit' | 'stopped' | 'cancelled';
 
 export interface CrawlResult {
   readonly startUrl: string;
+  /** The pages this call read. */
   readonly pages: CrawledPage[];
+  /** Tokens of this call's pages. */
   readonly tokensUsed: number;
+  /** Pages and tokens of the earlier calls this one continues (0 for a new crawl). */
+  readonly earlier: { readonly pages: number; readonly tokens: number };
   readonly maxTokens: number;
   readonly maxPages: number;
   readonly elapsedMs: number;
+  readonly timeLimitMs: number | undefined;
   readonly stopReason: StopReason;
+  /** With stop reason time_limit or stopped and work left: where to continue from. */
+  readonly resume?: CrawlState;
   readonly skipped: {
     readonly robots: SkippedUrl[];
     readonly scope: SkippedUrl[];
@@ -118,10 +169,11 @@ export const MAX_SITEMAP_URLS = 10000;
 /** Finished visits that may wait for an earlier one, per unit of concurrency. */
 const LOOKAHEAD_FACTOR = 4;
 
-interface Entry {
+export interface CrawlEntry {
   readonly url: string;
   readonly depth: number;
 }
+type Entry = CrawlEntry;
 
 interface Task {
   readonly entry: Entry;
@@ -158,7 +210,13 @@ function failureOf(entry: Entry, error: unknown): TaskResult {
   return { kind: 'error', entry, code, message: errorMessage(error) };
 }
 
-export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<CrawlResult> {
+/** Why a crawl ended early on purpose, as opposed to a limit of its budget. */
+type Halt = 'time_limit' | 'stopped';
+
+export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promise<CrawlResult> {
+  const { resume } = crawlOptions;
+  // A continuation keeps the crawl's own scope and budgets; only the run-time options are this call's.
+  const options: CrawlOptions = resume ? { ...crawlOptions, ...resume.scope } : crawlOptions;
   const now = io.now ?? Date.now;
   const sleep = io.sleep ?? sleepFor;
   const started = now();
@@ -170,17 +228,39 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
 
   const pages: CrawledPage[] = [];
   const skipped: CrawlResult['skipped'] = { robots: [], scope: [], budget: [], errors: [], duplicates: [] };
-  const frontier: Entry[] = [{ url: startUrl, depth: 0 }];
+  const frontier: Entry[] = resume ? [...resume.frontier] : [{ url: startUrl, depth: 0 }];
   let head = 0;
   // Every normalised URL enqueued, skipped or read: a URL enters the frontier at most once.
-  const seen = new Set<string>([startUrl]);
+  const seen = new Set<string>(resume ? resume.seen : [startUrl]);
   // Normalised URLs a read page stands for (its own, its final URL, its canonical) → the page's URL.
-  const readAs = new Map<string, string>();
+  const readAs = new Map<string, string>(resume?.readAs ?? []);
   const robotsByOrigin = new Map<string, Promise<RobotsRules>>();
-  const lastStartByOrigin = new Map<string, Promise<number>>();
-  let tokensUsed = 0;
-  let processed = 0;
+  const lastStartByOrigin = new Map<string, Promise<number>>(
+    Object.entries(resume?.lastStartByOrigin ?? {}).map(([origin, at]) => [origin, Promise.resolve(at)]),
+  );
+  // The same starts as plain numbers, for the state a continuation takes.
+  const lastStartTimes = new Map<string, number>(Object.entries(resume?.lastStartByOrigin ?? {}));
+  const earlier = { pages: resume?.pagesRead ?? 0, tokens: resume?.tokensUsed ?? 0 };
+  let tokensUsed = earlier.tokens; // over the whole crawl: the budget is the crawl's, not one call's
+  let processed = resume?.processed ?? 0;
   let stopReason: StopReason | undefined;
+  const pagesRead = (): number => earlier.pages + pages.length;
+
+  // The time limit and the graceful stop. `halted` is what the loop checks; `halt` is what it waits on beside the
+  // pages in flight, so a deadline that passes while a page is slow ends the wait at once.
+  let halted: Halt | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
+  const halt = new Promise<void>((resolve) => {
+    const end = (reason: Halt) => {
+      halted ??= reason;
+      resolve();
+    };
+    if (options.timeLimitMs !== undefined) timer = setTimeout(() => end('time_limit'), options.timeLimitMs);
+    onStop = () => end('stopped');
+    if (options.stopSignal?.aborted) end('stopped');
+    else options.stopSignal?.addEventListener('abort', onStop, { once: true });
+  });
 
   const robotsFor = (url: string): Promise<RobotsRules> => {
     const origin = new URL(url).origin;
@@ -203,7 +283,9 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       const previousStart = previous ? await previous : -Infinity;
       const wait = previousStart + delayMs - now();
       if (wait > 0) await sleep(wait, signal);
-      return now();
+      const at = now();
+      lastStartTimes.set(origin, at);
+      return at;
     })();
     // A cancelled wait ends the crawl; later waiters only need a time to count from.
     lastStartByOrigin.set(
@@ -264,8 +346,10 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
     }
     return urls;
   }
-  const sitemapUrls = readSitemaps();
-  let sitemapsMerged = false;
+  // A continuation whose first call stopped before the sitemaps were merged reads them again (from the cache).
+  let sitemapsMerged = resume?.sitemapsMerged ?? false;
+  const sitemapUrls = sitemapsMerged ? Promise.resolve([]) : readSitemaps();
+  sitemapUrls.catch(() => undefined); // awaited in commit, or abandoned when the crawl halts first
 
   // Links as pages spell them, already judged: a site's navigation repeats the same links on every page, and
   // one look-up is cheaper than normalising them again.
@@ -287,23 +371,29 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
 
   function report(): void {
     processed++;
+    const known = frontier.length - head + inFlight.length;
     options.onProgress?.({
       processed,
-      pagesRead: pages.length,
+      pagesRead: pagesRead(),
       tokensUsed,
       maxTokens: options.maxTokens,
       maxPages: options.maxPages,
       frontierSize: frontier.length - head,
+      remaining: stopReason ? 0 : Math.max(0, Math.min(known, options.maxPages - pagesRead())),
     });
   }
 
   async function commit(result: TaskResult): Promise<void> {
     commitResult(result);
-    if (!sitemapsMerged && !stopReason) {
+    if (!sitemapsMerged && !stopReason && !halted) {
       // After the start URL's own result, whatever it was (a start page that failed still has a sitemap), and
-      // after its links: the pages the site itself links first come first.
-      sitemapsMerged = true;
-      for (const url of await sitemapUrls) enqueue(url, 1);
+      // after its links: the pages the site itself links first come first. A halt does not wait for them: the
+      // continuation reads them again.
+      await Promise.race([sitemapUrls, halt]);
+      if (!halted) {
+        sitemapsMerged = true;
+        for (const url of await sitemapUrls) enqueue(url, 1);
+      }
     }
     report();
   }
@@ -329,7 +419,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       return;
     }
     const fitted = fitSection(
-      { index: pages.length + 1, title: page.title ?? '', url: page.finalUrl, content: page.content },
+      { index: pagesRead() + 1, title: page.title ?? '', url: page.finalUrl, content: page.content },
       options.maxTokens - tokensUsed,
       options.maxTokens,
     );
@@ -351,7 +441,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       isCut: fitted.isCut,
     });
     if (fitted.isCut) stopReason = 'max_tokens';
-    else if (pages.length >= options.maxPages) stopReason = 'max_pages';
+    else if (pagesRead() >= options.maxPages) stopReason = 'max_pages';
     if (!stopReason) for (const link of result.links) enqueue(link, entry.depth + 1);
   }
 
@@ -418,12 +508,12 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       }
       if (running().length >= options.concurrency) return;
       if (entry) {
-        if (inFlight.length >= lookahead || pages.length + inFlight.length >= options.maxPages) return;
+        if (inFlight.length >= lookahead || pagesRead() + inFlight.length >= options.maxPages) return;
         head++;
         inFlight.push(start(entry));
         continue;
       }
-      const started = pages.length + inFlight.length + early.size;
+      const started = pagesRead() + inFlight.length + early.size;
       if (inFlight.length + early.size >= lookahead || started >= options.maxPages) return;
       const next = nextEarlyEntry();
       if (!next) return;
@@ -434,30 +524,65 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
   try {
     while (!stopReason) {
       signal.throwIfAborted();
-      fill();
+      // Halted: what has already been fetched at the head is still taken (it costs no more waiting); nothing new
+      // starts.
+      if (!halted) fill();
       const next = inFlight[0];
-      if (next?.done) {
+      if (next?.done && next.value) {
         inFlight.shift();
-        await commit(await next.result);
+        await commit(next.value);
         continue;
+      }
+      if (next?.done) await next.result; // rejected: cancellation, rethrown here
+      if (halted) {
+        stopReason = halted;
+        break;
       }
       const busy = running();
       if (busy.length === 0) {
         stopReason = 'frontier_empty';
         break;
       }
-      // Wait for whichever running visit ends first: its slot is refilled, or the head committed, on the next turn.
-      await Promise.race(busy.map((task) => task.result));
+      // Wait for whichever running visit ends first (its slot is refilled, or the head committed, on the next
+      // turn), or for the time limit or a stop.
+      await Promise.race([...busy.map((task) => task.result), halt]);
     }
   } catch (error) {
     if (!signal.aborted) throw error;
     stopReason = 'cancelled';
+  } finally {
+    clearTimeout(timer);
+    if (onStop) options.stopSignal?.removeEventListener('abort', onStop);
   }
   if (options.signal?.aborted) stopReason = 'cancelled';
   // Whatever is still in flight or waiting was not read because a limit was reached (or the caller cancelled).
   controller.abort();
-  await Promise.allSettled([...inFlight, ...early.values()].map((task) => task.result));
-  if (stopReason !== 'cancelled') {
+  let resumeState: CrawlState | undefined;
+  if (stopReason === 'time_limit' || stopReason === 'stopped') {
+    // Abandoned, not waited on: the caller's time is up. Pages in flight go back to the head of the frontier (in
+    // their order) and are read by the continuation; pages started early were never enqueued, so their links
+    // find them again.
+    const left = [...inFlight.map((task) => task.entry), ...frontier.slice(head)];
+    if (left.length > 0 || !sitemapsMerged) {
+      resumeState = {
+        version: 1,
+        scope: scopeOf(options),
+        frontier: left,
+        seen: [...seen],
+        readAs: [...readAs],
+        pagesRead: pagesRead(),
+        tokensUsed,
+        processed,
+        sitemapsMerged,
+        lastStartByOrigin: Object.fromEntries(lastStartTimes),
+      };
+    } else {
+      stopReason = 'frontier_empty'; // halted with nothing left to do: the crawl is complete
+    }
+  } else {
+    await Promise.allSettled([...inFlight, ...early.values()].map((task) => task.result));
+  }
+  if (stopReason !== 'cancelled' && !resumeState) {
     const reason = stopReason === 'max_pages' ? `max_pages (${options.maxPages}) reached` : 'max_tokens spent';
     for (const { entry } of inFlight) skipped.budget.push({ url: entry.url, reason });
     for (const entry of frontier.slice(head)) skipped.budget.push({ url: entry.url, reason });
@@ -467,11 +592,29 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
   return {
     startUrl,
     pages,
-    tokensUsed,
+    tokensUsed: tokensUsed - earlier.tokens,
+    earlier,
     maxTokens: options.maxTokens,
     maxPages: options.maxPages,
     elapsedMs: now() - started,
+    timeLimitMs: options.timeLimitMs,
     stopReason: stopReason ?? 'frontier_empty',
+    ...(resumeState ? { resume: resumeState } : {}),
     skipped,
+  };
+}
+
+/** The serialisable part of the options: what a continuation keeps. */
+function scopeOf(options: CrawlScope): CrawlScope {
+  return {
+    url: options.url,
+    maxTokens: options.maxTokens,
+    maxPages: options.maxPages,
+    maxDepth: options.maxDepth,
+    allowedDomains: [...options.allowedDomains],
+    patterns: [...options.patterns],
+    excludePatterns: [...options.excludePatterns],
+    respectRobots: options.respectRobots,
+    concurrency: options.concurrency,
   };
 }

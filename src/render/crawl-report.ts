@@ -1,6 +1,7 @@
 // A crawl result as the Markdown a model reads: one section per page (src/crawl/budget.ts builds them, and their
 // tokens are the budget's), then a summary — pages read, tokens used of the budget, elapsed time, why the crawl
-// stopped, and the URLs skipped for robots.txt, scope, budget and errors, each with its reason. Pure.
+// stopped, the line that continues a crawl stopped in time, and the URLs skipped for robots.txt, scope, budget and
+// errors, each with its reason. Pure.
 import type { CrawlResult, FailedUrl, SkippedUrl } from '../crawl/bfs.js';
 
 /** Entries shown per skipped list in the text; structuredContent carries more (see the crawl tool). */
@@ -10,8 +11,15 @@ const STOP_WORDS: Readonly<Record<CrawlResult['stopReason'], string>> = {
   frontier_empty: 'every URL in scope was visited',
   max_pages: 'max_pages reached',
   max_tokens: 'the token budget (max_tokens) was spent',
+  time_limit: 'time limit',
+  stopped: 'server shutting down',
   cancelled: 'cancelled',
 };
+
+/** The one line an agent copies to read the rest (the CLI words its own: `web-reader crawl --continue ID`). */
+export function continueLine(id: string): string {
+  return `To continue: call crawl with continue_from="${id}"`;
+}
 
 function list(title: string, entries: readonly (SkippedUrl | FailedUrl)[]): string {
   if (entries.length === 0) return '';
@@ -29,13 +37,32 @@ export function renderCrawlPages(result: CrawlResult): string {
   return result.pages.map((page) => page.section).join('');
 }
 
-export function renderCrawlSummary(result: CrawlResult, notes: readonly string[] = []): string {
+function stopLine(result: CrawlResult): string {
+  const words = STOP_WORDS[result.stopReason];
+  if (result.stopReason === 'time_limit' && result.timeLimitMs !== undefined) {
+    return `- Stopped: ${words} (max_seconds ${Math.round(result.timeLimitMs / 1000)})`;
+  }
+  return `- Stopped: ${words}`;
+}
+
+export function renderCrawlSummary(result: CrawlResult, notes: readonly string[] = [], continueHint?: string): string {
   const seconds = (result.elapsedMs / 1000).toFixed(1);
+  const { earlier } = result;
+  // A continuation's counts are this call's; the budgets are the whole crawl's, so its totals are shown beside.
+  const chained = earlier.pages > 0 || earlier.tokens > 0;
+  const pages = chained
+    ? `${result.pages.length}, ${earlier.pages + result.pages.length} with the calls this one continues`
+    : `${result.pages.length}`;
+  const tokens = chained
+    ? `${result.tokensUsed}, ${earlier.tokens + result.tokensUsed} with the calls this one continues,`
+    : `${result.tokensUsed}`;
+  const left = result.resume?.frontier.length ?? 0;
   const facts = [
-    `- Pages read: ${result.pages.length} (max_pages ${result.maxPages})`,
-    `- Tokens used: ${result.tokensUsed} of ${result.maxTokens} (max_tokens)`,
+    `- Pages read: ${pages} (max_pages ${result.maxPages})`,
+    `- Tokens used: ${tokens} of ${result.maxTokens} (max_tokens)`,
     `- Elapsed: ${seconds} s`,
-    `- Stopped: ${STOP_WORDS[result.stopReason]}`,
+    stopLine(result),
+    ...(continueHint ? [`- Not read yet: ${left} URLs in the frontier`, `- ${continueHint}`] : []),
     ...notes.map((note) => `- ${note}`),
   ];
   const lists = [
@@ -48,6 +75,7 @@ export function renderCrawlSummary(result: CrawlResult, notes: readonly string[]
   return [`## Crawl summary`, facts.join('\n'), ...lists].filter((part) => part !== '').join('\n\n');
 }
 
-export function renderCrawl(result: CrawlResult, notes: readonly string[] = []): string {
-  return `${renderCrawlPages(result)}---\n\n${renderCrawlSummary(result, notes)}`;
+/** `continueHint`: the line that continues a crawl stopped in time (continueLine for agents). */
+export function renderCrawl(result: CrawlResult, notes: readonly string[] = [], continueHint?: string): string {
+  return `${renderCrawlPages(result)}---\n\n${renderCrawlSummary(result, notes, continueHint)}`;
 }

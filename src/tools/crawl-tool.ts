@@ -1,22 +1,31 @@
 // The `crawl` tool of seeds/url-reader-architecture.md: breadth-first from a URL, within an exact token budget
 // (SPEC "Crawl budgets that hold exactly"), polite (robots.txt with Crawl-delay, the shared queue), observable
-// (notifications/progress after every page) and cancellable. src/crawl/bfs.ts is the crawler; this file binds it
-// to the engine (fetch, extraction, cache, queue, SSRF guard) and renders the result.
+// (notifications/progress after every page), cancellable, and done in time: it stops at max_seconds with what it
+// has read and a continue_from id that resumes it. src/crawl/bfs.ts is the crawler; this file binds it to the
+// engine (fetch, extraction, cache, queue, SSRF guard) and renders the result.
 import { z } from 'zod';
-import { crawlSite, type CrawlIO, type CrawlProgress, type CrawlResult } from '../crawl/bfs.js';
+import { crawlSite, type CrawlIO, type CrawlProgress, type CrawlResult, type CrawlState } from '../crawl/bfs.js';
+import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import { parseSitemap } from '../crawl/sitemap.js';
 import { parseUrlArgument, type Engine, type Outcome } from '../engine.js';
-import { errorMessage, HttpStatusError, SecurityError } from '../errors.js';
+import { errorMessage, HttpStatusError, InvalidArgumentError, SecurityError } from '../errors.js';
 import { ALLOW_ALL, disallowAll, parseRobots, robotsUrlFor, type RobotsRules } from '../fetch/robots.js';
-import { renderCrawl } from '../render/crawl-report.js';
+import { continueLine, renderCrawl } from '../render/crawl-report.js';
 import { urlArgument } from './arguments.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from './page-output.js';
-import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
+import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
 
 /** Entries per skipped list in structuredContent; the counts are always complete. */
 export const STRUCTURED_LIST_LIMIT = 1000;
+
+/**
+ * max_seconds by default: below the 60 s request timeout of the MCP TypeScript SDK client
+ * (DEFAULT_REQUEST_TIMEOUT_MSEC) that many clients keep, with room for the result to travel.
+ */
+export const DEFAULT_MAX_SECONDS = 45;
+export const MAX_MAX_SECONDS = 3600;
 
 const integerArgument = (name: string, min: number, max: number) => {
   const message = `${name} must be an integer between ${min} and ${max}`;
@@ -32,7 +41,7 @@ const stringList = (name: string) =>
   );
 
 const inputShape = {
-  url: urlArgument('URL to start crawling from (http or https)'),
+  url: urlArgument('URL to start crawling from (http or https); not needed with continue_from').optional(),
   // No static default: DEFAULT_MAX_TOKENS is configuration, resolved when the tool runs.
   max_tokens: integerArgument('max_tokens', 1, 10_000_000)
     .optional()
@@ -54,6 +63,19 @@ const inputShape = {
   max_depth: integerArgument('max_depth', 0, 100)
     .default(5)
     .describe('Maximum link distance from the start URL (0 reads the start page only)'),
+  max_seconds: integerArgument('max_seconds', 1, MAX_MAX_SECONDS)
+    .default(DEFAULT_MAX_SECONDS)
+    .describe(
+      'Stop after this many seconds with the pages read so far and a continue_from id (default 45, below the 60 s most MCP clients wait)',
+    ),
+  continue_from: z
+    .string({ error: 'continue_from must be a string (the id a stopped crawl gave)' })
+    .min(1, { error: 'continue_from must not be empty' })
+    .max(100, { error: 'continue_from is not an id a crawl gave (too long)' })
+    .optional()
+    .describe(
+      'Continue a crawl that stopped at its time limit: the id its result gave. The crawl keeps its URL, scope and budgets (max_tokens and max_pages count every page of the crawl); only max_seconds applies anew',
+    ),
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -81,7 +103,14 @@ const outputShape = {
   max_tokens: z.number().int().describe('The budget applied'),
   max_pages: z.number().int(),
   elapsed_ms: z.number().int(),
-  stop_reason: z.enum(['frontier_empty', 'max_pages', 'max_tokens', 'cancelled']),
+  total_pages_read: z.number().int().describe('Pages read by this crawl, the calls it continues included'),
+  total_tokens_used: z.number().int().describe('Tokens used by this crawl, the calls it continues included'),
+  max_seconds: z.number().int().describe('The time limit applied to this call'),
+  stop_reason: z.enum(['frontier_empty', 'max_pages', 'max_tokens', 'time_limit', 'stopped', 'cancelled']),
+  continue_from: z
+    .string()
+    .optional()
+    .describe('Present when the crawl stopped at its time limit or a server stop: call crawl with continue_from'),
   skipped: z.object({
     robots: skippedShape,
     scope: skippedShape,
@@ -149,29 +178,81 @@ export interface CrawlRun {
   readonly result: CrawlResult;
   /** What the summary adds (a budget lowered to MAX_OUTPUT_TOKENS). */
   readonly notes: string[];
+  /** The id that continues the crawl, when it stopped at its time limit or a graceful stop with work left. */
+  readonly continueFrom?: string;
 }
 
 export interface RunCrawlOptions {
+  /** Cancellation: the caller is gone. */
   readonly signal?: AbortSignal;
+  /** A graceful stop (server shutdown): the crawl returns what it has, with a continue_from id. */
+  readonly stopSignal?: AbortSignal;
   readonly onProgress?: (progress: CrawlProgress) => void;
+  /** Where stopped crawls wait to be continued; by default the engine's in-memory store. */
+  readonly resumeStore?: ResumeStore;
   /** Overrides the engine's crawl I/O (tests). */
   readonly io?: CrawlIO;
 }
 
+// One resume store per engine: every front door served by one engine (stdio, MCP over HTTP with its sessions, the
+// JSON API) shares it, so an id from one call continues in another. The engine does not know about crawls (it sits
+// below them), hence a map keyed by it rather than a field of it.
+const resumeStores = new WeakMap<Engine, ResumeStore>();
+
+export function resumeStoreFor(engine: Engine): ResumeStore {
+  let store = resumeStores.get(engine);
+  if (!store) {
+    store = createMemoryResumeStore({ ttlSeconds: engine.config.crawlResumeTtlSeconds });
+    resumeStores.set(engine, store);
+  }
+  return store;
+}
+
+async function takeResumeState(store: ResumeStore, id: string, ttlSeconds: number): Promise<CrawlState> {
+  const state = await store.take(id.trim());
+  if (state) return state;
+  const shown = id.length > 60 ? `${id.slice(0, 60)}… (${id.length} characters)` : id;
+  throw new InvalidArgumentError(
+    'continue_from',
+    `continue_from '${shown}' is unknown or expired: a stopped crawl can be continued once, within ` +
+      `CRAWL_RESUME_TTL (${ttlSeconds} s), from the same server. Start a new crawl with url (pages already read ` +
+      `will come from the cache), or use the continue_from of the latest result.`,
+  );
+}
+
 /** Validated arguments → the crawl; shared by the tool and the CLI (which writes pages to files). */
 export async function runCrawl(engine: Engine, args: CrawlArguments, options: RunCrawlOptions = {}): Promise<CrawlRun> {
-  const start = parseUrlArgument(args.url);
   const { config } = engine;
-  const requested = args.max_tokens ?? config.defaultMaxTokens;
-  const cap = config.maxOutputTokens;
-  // SPEC "Context-safe by default": MAX_OUTPUT_TOKENS caps a result unless the caller's own limit is smaller.
-  const maxTokens = cap > 0 && requested > cap ? cap : requested;
-  const notes =
-    maxTokens < requested
-      ? [`max_tokens ${requested} was lowered to MAX_OUTPUT_TOKENS (${cap}), the server's cap on one result`]
-      : [];
-  const result = await crawlSite(
-    {
+  const store = options.resumeStore ?? resumeStoreFor(engine);
+  const runtime = {
+    signal: options.signal,
+    stopSignal: options.stopSignal,
+    timeLimitMs: args.max_seconds * 1000,
+    onProgress: options.onProgress,
+  };
+  const io = options.io ?? engineCrawlIO(engine);
+  let result: CrawlResult;
+  const notes: string[] = [];
+  if (args.continue_from !== undefined) {
+    const resume = await takeResumeState(store, args.continue_from, config.crawlResumeTtlSeconds);
+    result = await crawlSite({ ...resume.scope, ...runtime, resume }, io);
+  } else {
+    if (args.url === undefined) {
+      throw new InvalidArgumentError(
+        'url',
+        'Invalid arguments for tool crawl: url is missing. Give url (where to start) for a new crawl, or ' +
+          'continue_from (the id a stopped crawl gave) to continue one.',
+      );
+    }
+    const start = parseUrlArgument(args.url);
+    const requested = args.max_tokens ?? config.defaultMaxTokens;
+    const cap = config.maxOutputTokens;
+    // SPEC "Context-safe by default": MAX_OUTPUT_TOKENS caps a result unless the caller's own limit is smaller.
+    const maxTokens = cap > 0 && requested > cap ? cap : requested;
+    if (maxTokens < requested) {
+      notes.push(`max_tokens ${requested} was lowered to MAX_OUTPUT_TOKENS (${cap}), the server's cap on one result`);
+    }
+    const scope = {
       url: start.href,
       maxTokens,
       maxPages: args.max_pages,
@@ -181,22 +262,22 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
       excludePatterns: args.exclude_patterns,
       respectRobots: config.respectRobots !== 'never',
       concurrency: config.maxConcurrent,
-      signal: options.signal,
-      onProgress: options.onProgress,
-    },
-    options.io ?? engineCrawlIO(engine),
-  );
-  return { result, notes };
+    };
+    result = await crawlSite({ ...scope, ...runtime }, io);
+  }
+  if (!result.resume) return { result, notes };
+  return { result, notes, continueFrom: await store.save(result.resume) };
 }
 
 export function crawlStatus(result: CrawlResult): CrawlToolResult['status'] {
+  if (result.resume) return 'truncated'; // stopped in time; the rest is one call away
   if (result.pages.length === 0) {
     return result.skipped.robots.some((entry) => entry.url === result.startUrl) ? 'robots_denied' : 'error';
   }
   return result.stopReason === 'frontier_empty' ? 'ok' : 'truncated';
 }
 
-export function crawlToolResult({ result, notes }: CrawlRun): CrawlToolResult {
+export function crawlToolResult({ result, notes, continueFrom }: CrawlRun): CrawlToolResult {
   const { skipped } = result;
   const cap = <T>(entries: readonly T[]) => entries.slice(0, STRUCTURED_LIST_LIMIT);
   return {
@@ -215,8 +296,12 @@ export function crawlToolResult({ result, notes }: CrawlRun): CrawlToolResult {
     tokens_used: result.tokensUsed,
     max_tokens: result.maxTokens,
     max_pages: result.maxPages,
+    total_pages_read: result.earlier.pages + result.pages.length,
+    total_tokens_used: result.earlier.tokens + result.tokensUsed,
     elapsed_ms: Math.round(result.elapsedMs),
+    max_seconds: Math.round((result.timeLimitMs ?? 0) / 1000),
     stop_reason: result.stopReason,
+    ...(continueFrom ? { continue_from: continueFrom } : {}),
     skipped: {
       robots: cap(skipped.robots),
       scope: cap(skipped.scope),
@@ -235,6 +320,21 @@ export function crawlToolResult({ result, notes }: CrawlRun): CrawlToolResult {
   };
 }
 
+/**
+ * The MCP progress of a crawl. `progress` is the URLs finished (it must rise with every notification, MCP
+ * "Progress"); `total` adds the URLs the crawl still expects, capped by what max_pages allows. max_pages alone is
+ * no total a bar can use: most crawls end sooner (the site or the token budget runs out) and failed URLs count
+ * as finished but not as pages. The bar can move back when a page adds many links, and reaches the end when the
+ * crawl does (a crawl stopped at its time limit ends short of it: the rest is for its continuation).
+ */
+export function toolProgress(progress: CrawlProgress): ToolProgress {
+  return {
+    progress: progress.processed,
+    total: progress.processed + progress.remaining,
+    message: progressMessage(progress),
+  };
+}
+
 export function progressMessage(progress: CrawlProgress): string {
   return (
     `${progress.pagesRead} pages read, ${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
@@ -249,24 +349,26 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
     'Read a website breadth-first from a URL and return each page as Markdown (title, URL, content) within a token ' +
     'budget that is never exceeded, followed by a summary: pages read, tokens used, and the URLs skipped for ' +
     'robots.txt, scope, budget or errors. Stays on the start URL host unless allowed_domains says otherwise; ' +
-    'patterns and exclude_patterns narrow it by path.',
+    'patterns and exclude_patterns narrow it by path. Returns within max_seconds (default 45) with what it has ' +
+    'read; if pages are left, the result gives a continue_from id: call crawl again with just continue_from to read ' +
+    'the rest (no page twice, the same budgets).',
   tags: ['web', 'crawl', 'markdown'],
   inputShape,
   outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Crawl a site section within a token budget' },
-  async run(args, { engine, signal, onProgress }): Promise<ToolOutput> {
+  async run(args, { engine, signal, stopSignal, onProgress }): Promise<ToolOutput> {
     const run = await runCrawl(engine, args, {
       signal,
-      onProgress: onProgress
-        ? (progress) => onProgress({ progress: progress.processed, message: progressMessage(progress) })
-        : undefined,
+      stopSignal,
+      onProgress: onProgress ? (progress) => onProgress(toolProgress(progress)) : undefined,
     });
     const structured = crawlToolResult(run);
     const status: Outcome = structured.status;
     return {
-      text: renderCrawl(run.result, run.notes),
+      text: renderCrawl(run.result, run.notes, run.continueFrom && continueLine(run.continueFrom)),
       structured: { ...structured, status },
-      ...(run.result.pages.length === 0 ? { isError: true } : {}),
+      // Nothing read yet but a continuation ready (a slow start page at the time limit) is not a failure.
+      ...(run.result.pages.length === 0 && !run.continueFrom ? { isError: true } : {}),
     };
   },
 };

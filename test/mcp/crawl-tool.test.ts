@@ -67,7 +67,7 @@ describe('crawl over MCP', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('crawl');
     const crawl = tools.find((tool) => tool.name === 'crawl')!;
-    expect(crawl.inputSchema.required).toEqual(['url']);
+    expect(crawl.inputSchema.required).toBeUndefined(); // url, unless continue_from is given (checked when run)
     expect(crawl.inputSchema.properties).toMatchObject({
       max_tokens: { type: 'integer' },
       allowed_domains: { type: 'array' },
@@ -75,6 +75,7 @@ describe('crawl over MCP', () => {
       exclude_patterns: { type: 'array', default: [] },
       max_pages: { type: 'integer', default: 100 },
       max_depth: { type: 'integer', default: 5 },
+      max_seconds: { type: 'integer', default: 45 },
     });
     expect(crawl.outputSchema?.properties).toHaveProperty('skipped');
     expect(crawl.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
