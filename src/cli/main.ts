@@ -55,14 +55,15 @@ Usage:
 Options for every command:
   --tools LIST                 tools and presets: default (fetch, links, crawl), url-reader, all, or names
   --user-agent UA              User-Agent header (USER_AGENT)
-  --timeout MS                 whole-request deadline in ms (FETCH_TIMEOUT)
+  --timeout MS                 request deadline in ms, from when it leaves the queue (FETCH_TIMEOUT)
   --max-response-size BYTES    decoded body limit (MAX_RESPONSE_SIZE)
   --max-output-tokens N        cap on one result, 0 = none (MAX_OUTPUT_TOKENS)
   --allow-private-hosts LIST   exact host:port pairs that may be private (ALLOW_PRIVATE_HOSTS)
 
 Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
-MAX_CONCURRENT, PER_DOMAIN_INTERVAL, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS, RESPECT_ROBOTS,
-WEB_READER_TOOLS, MAX_OUTPUT_TOKENS, EXTRACT_TIMEOUT, HTTPS_PROXY, HTTP_PROXY, NO_PROXY; for serve --http also
+MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,
+RESPECT_ROBOTS, WEB_READER_TOOLS, MAX_OUTPUT_TOKENS, EXTRACT_TIMEOUT, CRAWL_RESUME_TTL, HTTPS_PROXY, HTTP_PROXY,
+NO_PROXY, PROXY_IS_EGRESS_POLICY; for serve --http also
 WEB_READER_HOST, WEB_READER_PORT, WEB_READER_TOKEN, WEB_READER_ALLOWED_ORIGINS, WEB_READER_ALLOWED_HOSTS,
 WEB_READER_MAX_CONNECTIONS, WEB_READER_MAX_SESSIONS, WEB_READER_SESSION_IDLE, WEB_READER_MAX_BODY_SIZE.
 
