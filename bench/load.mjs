@@ -143,7 +143,13 @@ const baseUrl = await new Promise((resolve, reject) => {
 
 // The bench's own HTTP client: no connection limit of its own, so the server's admission control is what is measured.
 const dispatcher = new Agent({ connections: null, pipelining: 0, headersTimeout: 120_000, bodyTimeout: 120_000 });
-const benchFetch = (url, init = {}) => fetch(url, { ...init, dispatcher });
+// Every 503 the server sends is counted, with or without its Retry-After header.
+const refusals = { withRetryAfter: 0, without: 0 };
+const benchFetch = async (url, init = {}) => {
+  const response = await fetch(url, { ...init, dispatcher });
+  if (response.status === 503) refusals[response.headers.get('retry-after') ? 'withRetryAfter' : 'without'] += 1;
+  return response;
+};
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return NaN;
@@ -189,7 +195,7 @@ async function mcpLoad() {
         await client.connect(transport);
         clients.push({ client, transport });
       } catch (error) {
-        const busy = /503|Retry-After|busy|Too many/i.test(String(error?.message ?? error));
+        const busy = error?.code === 503;
         for (let k = 0; k < perSession; k++)
           note(busy ? 'busy' : 'other', `connect: ${String(error?.message ?? error).slice(0, 80)}`);
         return;
@@ -208,8 +214,9 @@ async function mcpLoad() {
               note(kind, text.slice(0, 80));
             }
           } catch (error) {
+            // The SDK client reports an HTTP refusal as a StreamableHTTPError whose code is the status.
             const message = String(error?.message ?? error);
-            note(/503|Retry-After/i.test(message) ? 'busy' : 'other', message.slice(0, 80));
+            note(error?.code === 503 ? 'busy' : 'other', message.slice(0, 120));
           }
         }),
       );
@@ -228,11 +235,13 @@ async function mcpLoad() {
 }
 
 {
+  const before = { ...refusals };
   const { counts, others, seconds, deleteFailures } = await mcpLoad();
   report.push(
     `### 1. MCP: ${MCP_CALLS} concurrent \`fetch\` calls over ${SESSIONS} Streamable HTTP sessions (10 pages on one origin)`,
     '',
-    `ok ${counts.ok} · busy (503 Retry-After / QUEUE_TIMEOUT) ${counts.busy} · **other ${counts.other}** · ${seconds.toFixed(1)} s; session DELETEs failed: ${deleteFailures}`,
+    `ok ${counts.ok} · busy (503 Retry-After / QUEUE_TIMEOUT) ${counts.busy} · **other ${counts.other}** · ${seconds.toFixed(1)} s; session DELETEs failed: ${deleteFailures}; ` +
+      `503s with Retry-After ${refusals.withRetryAfter - before.withRetryAfter}, without ${refusals.without - before.without}`,
   );
   for (const [detail, n] of others) report.push(`- other ×${n}: ${detail}`);
   report.push('');
@@ -245,6 +254,7 @@ async function mcpLoad() {
   const counts = { ok: 0, busy: 0, other: 0 };
   const others = new Map();
   const latencies = [];
+  const before = { ...refusals };
   const t0 = Date.now();
   await Promise.all(
     Array.from({ length: API_CALLS }, async (_, i) => {
@@ -281,7 +291,8 @@ async function mcpLoad() {
     '',
     `ok ${counts.ok} · busy (503 Retry-After / QUEUE_TIMEOUT) ${counts.busy} · **other ${counts.other}** · ` +
       `${((Date.now() - t0) / 1000).toFixed(1)} s; answer latency p50 ${percentile(latencies, 50)} ms, ` +
-      `p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms`,
+      `p99 ${percentile(latencies, 99)} ms, max ${latencies.at(-1)} ms; ` +
+      `503s with Retry-After ${refusals.withRetryAfter - before.withRetryAfter}, without ${refusals.without - before.without}`,
   );
   for (const [detail, n] of others) report.push(`- other ×${n}: ${detail}`);
   report.push('');
