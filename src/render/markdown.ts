@@ -3,6 +3,7 @@
 // half of the baseline's time. Pure: no network, no clock; links and images resolve against `baseUrl` only.
 // Not handled: colspan/rowspan (cells are laid out in source order), HTML kept as HTML, footnote syntax.
 
+import { cleanText } from '../clean-text.js';
 import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from '../extract/parse.js';
 
 export interface RenderMarkdownOptions {
@@ -25,11 +26,9 @@ const SKIP = new Set([
   'map', 'area', 'dialog',
 ]); // prettier-ignore
 
-// Zero-width characters hide text from a human reader while a model still reads it (prompt injection), and split
-// words for search: U+200B–U+200D, U+2060 (word joiner), U+FEFF. The soft hyphen U+00AD is a hyphenation hint,
-// invisible mid-line, that splits words the same way (`Mag&shy;da&shy;le&shy;ner`) and costs tokens. Removed here,
-// after parsing, so that the character references (`&#8203;`, `&shy;`) go too.
-const INVISIBLE_CHARS = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+// Invisible and control characters (src/clean-text.ts) go from every text node before whitespace is collapsed and
+// Markdown is escaped: after parsing, so character references (`&#8203;`, `&shy;`) go too, and before, so a link or
+// an emphasis holding nothing else is seen to be empty.
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|brush:?)-?\s*([A-Za-z0-9_+#.-]+)/;
 
@@ -179,7 +178,11 @@ class MarkdownRenderer {
 
   private image(el: HtmlElement): string {
     const { attribs } = el;
-    const alt = escapeText((attribs.alt ?? '').replace(INVISIBLE_CHARS, '').replace(/\s+/g, ' ').trim());
+    const alt = escapeText(
+      cleanText(attribs.alt ?? '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
     // Lazy-loading pages keep the real image in data-src and a placeholder (often a data: URI) in src.
     const source =
       attribs['data-src'] ??
@@ -288,7 +291,7 @@ function codeLanguage(el: HtmlElement): string | undefined {
 function preformattedText(node: HtmlElement): string {
   let text = '';
   for (const child of node.children) {
-    if (child.type === 'text') text += child.data.replace(INVISIBLE_CHARS, '');
+    if (child.type === 'text') text += cleanText(child.data);
     else if (isElement(child)) {
       if (child.name === 'br') text += '\n';
       else if (!SKIP.has(child.name)) text += preformattedText(child);
@@ -316,7 +319,7 @@ function wrap(text: string, delimiter: string): string {
 }
 
 function codeSpan(raw: string): string {
-  const text = raw.replace(INVISIBLE_CHARS, '').replace(/\s+/g, ' ');
+  const text = cleanText(raw).replace(/\s+/g, ' ');
   if (!text.trim()) return text;
   const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const ticks = '`'.repeat(longestRun + 1);
@@ -326,7 +329,7 @@ function codeSpan(raw: string): string {
 
 /** A text node in running text: HTML whitespace (newlines included) collapses to one space, then escaping. */
 function textNodeMarkdown(value: string | null): string {
-  return value ? escapeText(value.replace(INVISIBLE_CHARS, '').replace(/[ \t\n\r\f]+/g, ' ')) : '';
+  return value ? escapeText(cleanText(value).replace(/[ \t\n\r\f]+/g, ' ')) : '';
 }
 
 /**
