@@ -10,7 +10,11 @@ describe('cleanText', () => {
     ['TAB, LF and CR stay', 'a\tb\nc\r\nd', 'a\tb\nc\r\nd'],
     ['VT, FF, NEL and U+2028/U+2029 become line breaks', 'a\u000Bb\u000Cc\u0085d\u2028e\u2029f', 'a\nb\nc\nd\ne\nf'],
     ['C1 controls', 'a\u0080b\u009Bc\u009Fd', 'abcd'],
-    ['bidi embeddings, overrides and isolates', 'a\u202Ab\u202Bc\u202Cd\u202De\u202Ef\u2066g\u2067h\u2068i\u2069j', 'abcdefghij'],
+    [
+      'bidi embeddings, overrides and isolates',
+      'a\u202Ab\u202Bc\u202Cd\u202De\u202Ef\u2066g\u2067h\u2068i\u2069j',
+      'abcdefghij',
+    ],
     ['bidi marks', 'a\u200Eb\u200Fc\u061Cd', 'abcd'],
     ['zero-width space, word joiner, BOM, soft hyphen', '\uFEFFze\u200Bro\u2060width Mag\u00ADda', 'zerowidth Magda'],
     ['invisible operators and the Mongolian vowel separator', 'x\u2061y\u2062z\u2063w\u2064v\u180Eu', 'xyzwvu'],

@@ -2,6 +2,7 @@
 // text, in document order (seeds links-tool.md "Link Processing", web-tool.md "links" mode,
 // url-reader-architecture.md link-resolver). Pure: the `links`, `web`, `extract_links` tools and the crawler share it.
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
+import { resolveLinkTarget } from '../link-target.js';
 import { removeHidden } from './clean-hidden.js';
 import { readMetadata } from './metadata.js';
 import {
@@ -62,19 +63,14 @@ export function forEachElement(root: HtmlElement | HtmlDocument, visit: (el: Htm
 }
 
 /**
- * Resolves an href the way a browser does, or returns undefined for what is not a link to another resource:
- * an empty href, a fragment-only reference (`#top`), `javascript:`, or an unparseable value.
+ * Resolves an href the way a browser does, or returns undefined for what is not a link an agent may be shown: an
+ * empty href, a fragment-only reference (`#top`), an unparseable value, or a scheme other than http, https and
+ * mailto (`javascript:`, `data:`, custom schemes; src/link-target.ts).
  */
 export function resolveHref(href: string | null, baseUrl: string): string | undefined {
   const value = href?.trim() ?? '';
   if (value === '' || value.startsWith('#')) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value, baseUrl);
-  } catch {
-    return undefined; // an href no browser could follow either
-  }
-  return url.protocol === 'javascript:' ? undefined : url.href;
+  return resolveLinkTarget(value, baseUrl);
 }
 
 /** All links under `root` in document order, resolved against `baseUrl`; hidden elements must be removed first. */

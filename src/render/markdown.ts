@@ -4,6 +4,7 @@
 // Not handled: colspan/rowspan (cells are laid out in source order), HTML kept as HTML, footnote syntax.
 
 import { cleanText } from '../clean-text.js';
+import { resolveLinkTarget } from '../link-target.js';
 import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from '../extract/parse.js';
 
 export interface RenderMarkdownOptions {
@@ -39,6 +40,9 @@ export function renderMarkdown(root: HtmlElement | HtmlDocument, options: Render
 }
 
 class MarkdownRenderer {
+  /** Open <a>, strong and emphasis elements around the node being rendered (see inline()). */
+  private readonly open = { link: 0, strong: 0, em: 0, del: 0 };
+
   constructor(private readonly baseUrl: string) {}
 
   /** Renders the children of `node` as a list of blocks (paragraphs, headings, lists, …), none empty. */
@@ -115,7 +119,9 @@ class MarkdownRenderer {
       case 'img':
         return this.image(el);
       case 'a':
-        return this.link(el);
+        // Links do not nest, in HTML (an <a> start tag closes the open one, HTML §13.2.6.4.7) or in Markdown: an
+        // inner one is its words. Re-rendering every level would also cost depth × text on a deep page.
+        return this.open.link > 0 ? this.inlineChildren(el) : this.within('link', () => this.link(el));
       case 'code':
       case 'kbd':
       case 'samp':
@@ -123,18 +129,33 @@ class MarkdownRenderer {
         return codeSpan(textOf(el));
       case 'strong':
       case 'b':
-        return wrap(this.inlineChildren(el), '**');
+        return this.emphasis(el, 'strong', '**');
       case 'em':
       case 'i':
       case 'cite':
       case 'dfn':
-        return wrap(this.inlineChildren(el), '*');
+        return this.emphasis(el, 'em', '*');
       case 'del':
       case 's':
       case 'strike':
-        return wrap(this.inlineChildren(el), '~~');
+        return this.emphasis(el, 'del', '~~');
       default:
         return this.inlineChildren(el);
+    }
+  }
+
+  /** Bold inside bold reads as bold: only the outermost of a nest is wrapped (`****x****` is not emphasis either). */
+  private emphasis(el: HtmlElement, kind: 'strong' | 'em' | 'del', delimiter: string): string {
+    if (this.open[kind] > 0) return this.inlineChildren(el);
+    return this.within(kind, () => wrap(this.inlineChildren(el), delimiter));
+  }
+
+  private within<T>(kind: keyof MarkdownRenderer['open'], render: () => T): T {
+    this.open[kind]++;
+    try {
+      return render();
+    } finally {
+      this.open[kind]--;
     }
   }
 
@@ -154,13 +175,9 @@ class MarkdownRenderer {
     return text;
   }
 
+  /** An allowed target (http, https, mailto; src/link-target.ts), or undefined: the words stay, the link goes. */
   private resolve(url: string): string | undefined {
-    try {
-      return new URL(url, this.baseUrl).href;
-    } catch {
-      // A URL that does not parse even against the base is not a link a reader can follow.
-      return undefined;
-    }
+    return resolveLinkTarget(url, this.baseUrl);
   }
 
   private link(el: HtmlElement): string {
@@ -169,8 +186,8 @@ class MarkdownRenderer {
     const href = el.attribs.href?.trim();
     // An empty link still separates the words around it if it held whitespace.
     if (!text) return /\s/.test(inner) ? ' ' : '';
-    // In-page anchors and script links lead nowhere for a reader of the Markdown: keep the words only.
-    if (!href || href.startsWith('#') || /^\s*(?:javascript|vbscript|data):/i.test(href)) return text;
+    // In-page anchors, script links and other schemes lead nowhere for a reader of the Markdown: keep the words only.
+    if (!href || href.startsWith('#')) return text;
     const url = this.resolve(href);
     if (!url) return text;
     return `[${text}](${escapeUrl(url)})`;
