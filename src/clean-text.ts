@@ -24,6 +24,8 @@
 // Not handled: characters that are visible but look alike (homoglyphs), Hangul fillers, private-use characters
 // (icon fonts), and noncharacters.
 
+/* eslint-disable no-control-regex -- matching control characters is what this module is for */
+
 /** Invisible format characters that are removed wherever they stand (see the list above). */
 export const INVISIBLE_CHARS = /[\u00AD\u180E\u200B\u2060-\u2064\u206A-\u206F\uFEFF\uFFF9-\uFFFB]/g;
 
