@@ -2,6 +2,7 @@
 // text, in document order (seeds links-tool.md "Link Processing", web-tool.md "links" mode,
 // url-reader-architecture.md link-resolver). Pure: the `links`, `web`, `extract_links` tools and the crawler share it.
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
+import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
 import { removeHidden } from './clean-hidden.js';
 import { readMetadata } from './metadata.js';
@@ -113,7 +114,9 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   const { baseUrl } = readMetadata(doc, pageUrl);
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);
   const hiddenBlocksDropped = removeHidden(doc);
-  return { links: listLinks(doc, baseUrl), hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };
+  // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
+  const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
+  return { links, hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };
 }
 
 /** http and https only: what an agent can fetch next. */

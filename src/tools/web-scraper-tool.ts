@@ -13,6 +13,8 @@ import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../render/scraper-json.js';
 import { countTokens, prefixLengthWithinTokens } from '../tokens.js';
 import { booleanArgument, urlArgument } from './arguments.js';
+import { cleanStrings } from '../clean-text.js';
+import { quoteInput } from '../quote.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
@@ -105,6 +107,7 @@ function isoSeconds(date: Date): string {
 
 /** The seed's milestone-4 messages; anything else keeps our own message. */
 export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds: number): string {
+  url = quoteInput(url);
   if (error instanceof TimeoutError) return `Timeout fetching ${url} after ${timeoutSeconds}s`;
   if (error instanceof HttpStatusError) {
     if (error.status === 429) {
@@ -213,7 +216,9 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     const { page, fromCache } = document;
     const { scraped, notice, outcome } = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
     const ids = scraped.references.map((reference) => reference.id);
-    const full: WebScraperResult = {
+    // Clean before the JSON is written (src/clean-text.ts): its text is the JSON, and JSON.stringify would write a
+    // control character as a `\u001b` escape that the cleaning of the finished text cannot see.
+    const full: WebScraperResult = cleanStrings({
       url: args.url,
       final_url: page.finalUrl,
       status: page.status,
@@ -238,7 +243,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
       ...(args.include_html && document.kind === 'html' ? { raw_html: document.text } : {}),
       ...(notice ? { notice } : {}),
-    };
+    });
     const result = fitTokenCap(full, args.include_chunks ? args.chunk_size : undefined, engine.config.maxOutputTokens);
     return {
       text: JSON.stringify(result, null, 2),
