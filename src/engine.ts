@@ -127,17 +127,17 @@ export function withTitleHeading(markdown: string, title: string | undefined): s
  */
 export const MAX_URL_LENGTH = 8192;
 
+/** The refusal of a url over MAX_URL_LENGTH: the limit, then the url quoted within bounds with its length. */
+export function urlTooLongMessage(url: string, argument = 'url'): string {
+  return `${argument} is too long (the limit is ${MAX_URL_LENGTH} characters): '${quoteInput(url)}'.`;
+}
+
 /** Validates a `url` argument: at most MAX_URL_LENGTH characters, absolute, parseable, http or https. */
 export function parseUrlArgument(url: unknown, argument = 'url'): URL {
   if (typeof url !== 'string' || url.trim() === '') {
     throw new InvalidArgumentError(argument, `${argument} is required and must be a non-empty string.`);
   }
-  if (url.length > MAX_URL_LENGTH) {
-    throw new InvalidArgumentError(
-      argument,
-      `${argument} is too long (the limit is ${MAX_URL_LENGTH} characters): '${quoteInput(url)}'.`,
-    );
-  }
+  if (url.length > MAX_URL_LENGTH) throw new InvalidArgumentError(argument, urlTooLongMessage(url, argument));
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
