@@ -2,13 +2,13 @@
 // outcome status. Front doors translate this once each (MCP isError, HTTP success:false, CLI stderr + exit code).
 import type { Outcome } from '../engine.js';
 import { errorMessage, FetchError, HttpStatusError, SecurityError, WebReaderError } from '../errors.js';
-import { QUOTE_MAX_CHARS, quoteInput } from '../quote.js';
+import { QUOTE_MAX, quoteInput } from '../quote.js';
 import type { ToolOutput } from './types.js';
 
 // An unbroken run this long in an error message is an echo of some input (a URL, a header value, a name): no
 // sentence of ours has one. Quoting it within bounds is the safety net behind each thrower's own quoteInput; the
-// margin lets a quote that is already bounded (`'` + QUOTE_MAX_CHARS characters + `…`) pass unchanged.
-const LONG_RUN = new RegExp(`\\S{${QUOTE_MAX_CHARS + 16},}`, 'g');
+// margin lets a quote that is already bounded (`'` + QUOTE_MAX characters + `…`) pass unchanged.
+const LONG_RUN = new RegExp(`\\S{${QUOTE_MAX + 16},}`, 'g');
 
 /** An error's message with every over-long run of the caller's (or a server's) input quoted within bounds. */
 export function boundedMessage(error: unknown): string {
