@@ -203,15 +203,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     return { page, fromCache: false };
   }
 
-  // Output hygiene at the source (src/clean-text.ts): every reader's text is clean before a tool counts its tokens,
-  // cuts it at max_length or continues it at start_index, so the numbers an agent sees match the text it gets.
   async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
-    const page = await readPageContent(url, options);
-    const title = page.title === undefined ? undefined : cleanText(page.title);
-    return { ...page, title, raw: cleanText(page.raw), content: cleanText(page.content) };
-  }
-
-  async function readPageContent(url: string, options: ReadOptions): Promise<PageContent> {
     const { page, fromCache } = await loadPage(url, options);
     const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
     const base = {
@@ -338,10 +330,18 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     }
   }
 
+  // Output hygiene at the source (src/clean-text.ts): every reader's text is clean before a tool counts its tokens,
+  // cuts it at max_length or continues it at start_index, so the numbers an agent sees match the text it gets.
+  async function readCleanPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
+    const page = await readPage(url, options);
+    const title = page.title === undefined ? undefined : cleanText(page.title);
+    return { ...page, title, raw: cleanText(page.raw), content: cleanText(page.content) };
+  }
+
   return {
     config,
     loadPage,
-    readPage,
+    readPage: readCleanPage,
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
     scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
