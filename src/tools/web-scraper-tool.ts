@@ -7,14 +7,14 @@
 // JSON; ToolOutput.structured.status carries the same outcome for the front doors, and ToolOutput.data carries the
 // seed-shaped JSON that MCP sends as structuredContent (declared by outputShape → outputSchema).
 import { z } from 'zod';
+import { cleanText } from '../clean-text.js';
+import { quoteInput } from '../quote.js';
 import type { Engine, LoadOptions, Outcome } from '../engine.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../render/scraper-json.js';
 import { countTokens, prefixLengthWithinTokens } from '../tokens.js';
 import { booleanArgument, urlArgument } from './arguments.js';
-import { cleanStrings } from '../clean-text.js';
-import { quoteInput } from '../quote.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
@@ -107,7 +107,6 @@ function isoSeconds(date: Date): string {
 
 /** The seed's milestone-4 messages; anything else keeps our own message. */
 export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds: number): string {
-  url = quoteInput(url);
   if (error instanceof TimeoutError) return `Timeout fetching ${url} after ${timeoutSeconds}s`;
   if (error instanceof HttpStatusError) {
     if (error.status === 429) {
@@ -128,7 +127,8 @@ export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds:
 
 function failure(error: unknown, url: string, timeoutSeconds: number): ToolOutput {
   const output = failureOutput(error);
-  const text = scraperErrorMessage(error, url, timeoutSeconds);
+  // The url is the caller's input: quoted within bounds (src/quote.ts) wherever the seed's message repeats it.
+  const text = scraperErrorMessage(error, quoteInput(url), timeoutSeconds);
   const detail = output.structured.error as Record<string, unknown>;
   return { ...output, text, structured: { ...output.structured, error: { ...detail, message: text } } };
 }
@@ -216,9 +216,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     const { page, fromCache } = document;
     const { scraped, notice, outcome } = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
     const ids = scraped.references.map((reference) => reference.id);
-    // Clean before the JSON is written (src/clean-text.ts): its text is the JSON, and JSON.stringify would write a
-    // control character as a `\u001b` escape that the cleaning of the finished text cannot see.
-    const full: WebScraperResult = cleanStrings({
+    const full: WebScraperResult = {
       url: args.url,
       final_url: page.finalUrl,
       status: page.status,
@@ -241,9 +239,11 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       quality: qualityOf(scraped.text, scraped.references.length),
       hidden_blocks_dropped: scraped.hiddenBlocksDropped,
       ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
-      ...(args.include_html && document.kind === 'html' ? { raw_html: document.text } : {}),
+      // Everything else here is clean at its source (scrapeHtml, readPage); the raw body is cleaned here, before
+      // JSON.stringify would write its controls as `\u001b` escapes that no later cleaning can see.
+      ...(args.include_html && document.kind === 'html' ? { raw_html: cleanText(document.text) } : {}),
       ...(notice ? { notice } : {}),
-    });
+    };
     const result = fitTokenCap(full, args.include_chunks ? args.chunk_size : undefined, engine.config.maxOutputTokens);
     return {
       text: JSON.stringify(result, null, 2),
