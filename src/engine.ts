@@ -21,6 +21,7 @@ import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
 import { createExtractor, type Extractor } from './workers/extractor.js';
 import { quoteInput } from './quote.js';
 import { cleanText } from './clean-text.js';
+import { disarmMarkdownLinks } from './render/disarm-markdown.js';
 
 /** What the agent learns about the outcome (SPEC "An outcome an agent can act on"). */
 export type Outcome =
@@ -335,7 +336,11 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   async function readCleanPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
     const page = await readPage(url, options);
     const title = page.title === undefined ? undefined : cleanText(page.title);
-    return { ...page, title, raw: cleanText(page.raw), content: cleanText(page.content) };
+    const content = cleanText(page.content);
+    // Markdown and text the page wrote itself keep their words; links to other schemes than http, https and mailto
+    // are made literal (src/render/disarm-markdown.ts). Extracted Markdown never has them (src/link-target.ts).
+    const isAuthored = page.kind === 'markdown' || page.kind === 'text' || page.markdownTwinUrl !== undefined;
+    return { ...page, title, raw: cleanText(page.raw), content: isAuthored ? disarmMarkdownLinks(content) : content };
   }
 
   return {

@@ -46,6 +46,18 @@ const FEED = `<?xml version="1.0"?><rss version="2.0"><channel><title>Harbour ne
 <description>[click me](javascript:alert(2))</description></item>
 </channel></rss>`;
 
+const MARKDOWN = `# Notes
+
+Read [the guide](/guide.md), write to [the desk](mailto:desk@example.com), but never [click here](javascript:alert(1))
+or ![look](data:image/svg+xml,<svg onload=alert(2)>) or <vbscript:msgbox(3)>.
+
+[ref]: javascript:alert(4)
+
+\`\`\`md
+[an example of a bad link](javascript:alert(5))
+\`\`\`
+`;
+
 const DEEP_COUNT = 100_000;
 const deepPage = (tag: string) =>
   `<!doctype html><html><head><title>Deep ${tag}</title></head><body><p>The top of a very deep page, with a ` +
@@ -68,6 +80,10 @@ beforeAll(async () => {
   server.route('/dirty', html(DIRTY_PAGE));
   server.route('/link-kinds', html(LINK_PAGE));
   for (const tag of ['div', 'b', 'li', 'a']) server.route(`/deep/${tag}`, html(deepPage(tag)));
+  server.route('/notes.md', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+    res.end(MARKDOWN);
+  });
   server.route('/feed.xml', (_req, res) => {
     res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
     res.end(FEED);
@@ -157,6 +173,18 @@ describe('link targets are http, https or mailto', () => {
       const result = await session.call(tool, { url: server.url('/link-kinds'), include_links: true });
       expect(result.text, tool).not.toMatch(BAD);
     }
+  });
+
+  it("a page's own Markdown keeps its words, its http and mailto links and its code, and no other link", async () => {
+    const result = await session.call('fetch', { url: server.url('/notes.md') });
+    expect(result.text).toContain('[the guide](/guide.md)');
+    expect(result.text).toContain('[the desk](mailto:desk@example.com)');
+    expect(result.text).toContain('[click here]\\(javascript:alert(1))');
+    expect(result.text).toContain('![look]\\(data:image/svg+xml');
+    expect(result.text).toContain('\\<vbscript:msgbox(3)>');
+    expect(result.text).toContain('\\[ref]: javascript:alert(4)');
+    expect(result.text).toContain('```md\n[an example of a bad link](javascript:alert(5))\n```');
+    expect(result.text.replace(/```md[\s\S]*```/, '')).not.toMatch(/(?<!\\)\]\((?:javascript|data)|(?<!\\)<vbscript/);
   });
 
   it('a feed entry with a script link keeps its title but no link, and its summary stays words', async () => {
