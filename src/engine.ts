@@ -19,6 +19,9 @@ import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js
 import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
 import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
 import { createExtractor, type Extractor } from './workers/extractor.js';
+import { quoteInput } from './quote.js';
+import { cleanText } from './clean-text.js';
+import { disarmMarkdownLinks } from './render/disarm-markdown.js';
 
 /** What the agent learns about the outcome (SPEC "An outcome an agent can act on"). */
 export type Outcome =
@@ -125,22 +128,35 @@ export function withTitleHeading(markdown: string, title: string | undefined): s
   return `# ${name}\n\n${markdown}`;
 }
 
-/** Validates a `url` argument: absolute, parseable, http or https. */
+/**
+ * The longest `url` argument accepted. Browsers and servers agree on no limit, but URLs past 8 KB fail in practice
+ * (the common default limit of a request line: nginx `large_client_header_buffers` 8k, Apache `LimitRequestLine`
+ * 8190), and RFC 9110 §4.1 asks for at least 8,000 octets to be supported. A longer one is refused before any work.
+ */
+export const MAX_URL_LENGTH = 8192;
+
+/** The refusal of a url over MAX_URL_LENGTH: the limit, then the url quoted within bounds with its length. */
+export function urlTooLongMessage(url: string, argument = 'url'): string {
+  return `${argument} is too long (the limit is ${MAX_URL_LENGTH} characters): '${quoteInput(url)}'.`;
+}
+
+/** Validates a `url` argument: at most MAX_URL_LENGTH characters, absolute, parseable, http or https. */
 export function parseUrlArgument(url: unknown, argument = 'url'): URL {
   if (typeof url !== 'string' || url.trim() === '') {
     throw new InvalidArgumentError(argument, `${argument} is required and must be a non-empty string.`);
   }
+  if (url.length > MAX_URL_LENGTH) throw new InvalidArgumentError(argument, urlTooLongMessage(url, argument));
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new InvalidArgumentError(argument, `${argument} must be an absolute http(s) URL, got '${url}'.`);
+    throw new InvalidArgumentError(argument, `${argument} must be an absolute http(s) URL, got '${quoteInput(url)}'.`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
     throw new SecurityError(
       'UNSUPPORTED_PROTOCOL',
       url,
-      `Only http and https URLs can be fetched, got '${parsed.protocol}' in ${argument}.`,
+      `Only http and https URLs can be fetched, got '${quoteInput(parsed.protocol)}' in ${argument}.`,
     );
   }
   return parsed;
@@ -302,13 +318,16 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
       };
     }
     let article: Article | undefined;
+    let extractionFailed = false;
     try {
       article = await extractor.extract(text, page.finalUrl, { withLinks: options.withLinks });
     } catch (error) {
       // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
       if (!(error instanceof ExtractionError)) throw error;
+      extractionFailed = true;
     }
-    const emptyOutcome = detectEmptyOutcome(text, article?.textLength ?? 0);
+    // Only a finished extraction can say a page is empty: one that failed says so, with the raw body.
+    const emptyOutcome = extractionFailed ? undefined : detectEmptyOutcome(text, article?.textLength ?? 0);
     if (emptyOutcome) {
       return {
         ...base,
@@ -320,7 +339,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
         hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
       };
     }
-    const extractionFailed = !article || article.markdown.trim() === '';
+    extractionFailed ||= !article || article.markdown.trim() === '';
     return {
       ...base,
       title: article?.title,
@@ -354,10 +373,22 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     }
   }
 
+  // Output hygiene at the source (src/clean-text.ts): every reader's text is clean before a tool counts its tokens,
+  // cuts it at max_length or continues it at start_index, so the numbers an agent sees match the text it gets.
+  async function readCleanPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
+    const page = await readPage(url, options);
+    const title = page.title === undefined ? undefined : cleanText(page.title);
+    const content = cleanText(page.content);
+    // Markdown and text the page wrote itself keep their words; links to other schemes than http, https and mailto
+    // are made literal (src/render/disarm-markdown.ts). Extracted Markdown never has them (src/link-target.ts).
+    const isAuthored = page.kind === 'markdown' || page.kind === 'text' || page.markdownTwinUrl !== undefined;
+    return { ...page, title, raw: cleanText(page.raw), content: isAuthored ? disarmMarkdownLinks(content) : content };
+  }
+
   return {
     config,
     loadPage,
-    readPage,
+    readPage: readCleanPage,
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
     scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),

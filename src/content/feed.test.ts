@@ -112,4 +112,17 @@ describe('renderFeed', () => {
     ).toBe('# T\n\n- [a \\[b\\]](https://x.example/%281%29)');
     expect(renderFeed({ title: '', entries: [] })).toBe('# Feed\n\n_(no entries)_');
   });
+
+  it('gives an entry with a script, data or relative-without-base link its title and no link', () => {
+    const rss = (link: string) =>
+      `<rss><channel><title>T</title><item><title>Entry</title><link>${link}</link>` +
+      `<description>[win](javascript:alert(1))</description></item></channel></rss>`;
+    for (const link of ['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,x', 'file:///etc/passwd']) {
+      const feed = parseFeed(rss(link), 'https://x.example/feed.xml')!;
+      expect(feed.entries[0]!.link, link).toBe('');
+      expect(renderFeed(feed), link).toBe('# T\n\n- Entry\n  \\[win\\](javascript:alert(1))');
+    }
+    expect(parseFeed(rss('/relative'))!.entries[0]!.link).toBe('');
+    expect(parseFeed(rss('mailto:desk@x.example'))!.entries[0]!.link).toBe('mailto:desk@x.example');
+  });
 });

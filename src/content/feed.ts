@@ -4,7 +4,9 @@
 // (RFC 4287). Element names are matched by their local part, so a prefixed Atom (`<a:feed>`) reads the same.
 // Not handled: xml:base (links resolve against the feed's own URL), enclosures, and Atom `type="xhtml"` markup
 // beyond its text.
-import { DomUtils, parseDocument } from 'htmlparser2';
+import { DomUtils } from 'htmlparser2';
+import { parseMarkup } from '../extract/parse.js';
+import { resolveLinkTarget } from '../link-target.js';
 
 // domhandler's Element, named through htmlparser2 (domhandler is its dependency, not ours).
 type Element = Parameters<typeof DomUtils.getAttributeValue>[0];
@@ -50,7 +52,7 @@ function childText(parent: Element, ...names: string[]): string {
 /** Parses a feed; undefined when the document is not RSS or Atom (the caller shows it as XML). */
 export function parseFeed(xml: string, baseUrl?: string): Feed | undefined {
   // htmlparser2 is forgiving: a truncated or sloppy feed still yields the entries it has.
-  const root = parseDocument(xml, { xmlMode: true }).children.find(DomUtils.isTag);
+  const root = parseMarkup(xml, { xmlMode: true }).children.find(DomUtils.isTag);
   if (!root) return undefined;
   const kind = localName(root);
   if (kind === 'feed') return atomFeed(root, baseUrl);
@@ -120,13 +122,10 @@ function isoDate(text: string): string | undefined {
   return Number.isNaN(time) ? undefined : new Date(time).toISOString().replace('.000Z', 'Z');
 }
 
+// Only http, https and mailto targets become links (src/link-target.ts): a feed's `javascript:` or `data:` link,
+// or a relative one with no base to resolve against, leaves the entry with its title and no link.
 function resolve(link: string, baseUrl: string | undefined): string {
-  if (link === '') return '';
-  try {
-    return new URL(link, baseUrl).href;
-  } catch {
-    return link; // relative with no base to resolve against: keep what the feed says
-  }
+  return link === '' ? '' : (resolveLinkTarget(link, baseUrl) ?? '');
 }
 
 // Titles and summaries are often escaped HTML (RSS description, Atom type="html"): keep the words only.
@@ -156,20 +155,22 @@ function summarize(text: string): string {
   return `${(space > SUMMARY_MAX_CHARS / 2 ? cut.slice(0, space) : cut).trimEnd()}…`;
 }
 
+// Brackets are escaped in every feed text, not only in link titles: a summary reading `[win](javascript:…)` must
+// stay words, not become a link in a client that renders the Markdown.
 function markdownLinkText(text: string): string {
   return text.replace(/([\\[\]])/g, '\\$1');
 }
 
 /** `# Feed title`, then one list item per entry: linked title, date, and the summary indented beneath. */
 export function renderFeed(feed: Feed): string {
-  const lines = [`# ${feed.title || 'Feed'}`, ''];
+  const lines = [`# ${markdownLinkText(feed.title) || 'Feed'}`, ''];
   if (feed.entries.length === 0) lines.push('_(no entries)_');
   for (const entry of feed.entries) {
     const title = markdownLinkText(entry.title || entry.link || 'Untitled');
     const heading = entry.link ? `[${title}](${entry.link.replace(/\(/g, '%28').replace(/\)/g, '%29')})` : title;
     const date = entry.date ? ` — ${entry.date.replace('T', ' ').replace(/:\d\dZ$/, ' UTC')}` : '';
     lines.push(`- ${heading}${date}`);
-    if (entry.summary) lines.push(`  ${entry.summary}`);
+    if (entry.summary) lines.push(`  ${markdownLinkText(entry.summary)}`);
   }
   return lines.join('\n');
 }

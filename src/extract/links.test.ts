@@ -51,6 +51,15 @@ describe('resolveHref', () => {
     ['  javascript:alert(1)', undefined],
     ['mailto:a@b.c', 'mailto:a@b.c'],
     ['../up', 'https://example.com/up'],
+    ['JaVaScRiPt:alert(1)', undefined],
+    ['java\tscript:alert(1)', undefined],
+    ['\u0001javascript:alert(1)', undefined],
+    ['data:text/html,<script>alert(1)</script>', undefined],
+    ['vbscript:msgbox(1)', undefined],
+    ['file:///etc/passwd', undefined],
+    ['ms-settings:privacy', undefined],
+    ['blob:https://example.com/uuid', undefined],
+    ['HTTPS://EXAMPLE.COM/X', 'https://example.com/X'],
   ])('%s', (href, expected) => expect(resolveHref(href, PAGE)).toBe(expected));
 });
 

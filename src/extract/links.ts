@@ -2,6 +2,8 @@
 // text, in document order (seeds links-tool.md "Link Processing", web-tool.md "links" mode,
 // url-reader-architecture.md link-resolver). Pure: the `links`, `web`, `extract_links` tools and the crawler share it.
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
+import { cleanText } from '../clean-text.js';
+import { resolveLinkTarget } from '../link-target.js';
 import { removeHidden } from './clean-hidden.js';
 import { readMetadata } from './metadata.js';
 import {
@@ -62,19 +64,14 @@ export function forEachElement(root: HtmlElement | HtmlDocument, visit: (el: Htm
 }
 
 /**
- * Resolves an href the way a browser does, or returns undefined for what is not a link to another resource:
- * an empty href, a fragment-only reference (`#top`), `javascript:`, or an unparseable value.
+ * Resolves an href the way a browser does, or returns undefined for what is not a link an agent may be shown: an
+ * empty href, a fragment-only reference (`#top`), an unparseable value, or a scheme other than http, https and
+ * mailto (`javascript:`, `data:`, custom schemes; src/link-target.ts).
  */
 export function resolveHref(href: string | null, baseUrl: string): string | undefined {
   const value = href?.trim() ?? '';
   if (value === '' || value.startsWith('#')) return undefined;
-  let url: URL;
-  try {
-    url = new URL(value, baseUrl);
-  } catch {
-    return undefined; // an href no browser could follow either
-  }
-  return url.protocol === 'javascript:' ? undefined : url.href;
+  return resolveLinkTarget(value, baseUrl);
 }
 
 /** All links under `root` in document order, resolved against `baseUrl`; hidden elements must be removed first. */
@@ -117,7 +114,9 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   const { baseUrl } = readMetadata(doc, pageUrl);
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);
   const hiddenBlocksDropped = removeHidden(doc);
-  return { links: listLinks(doc, baseUrl), hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };
+  // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
+  const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
+  return { links, hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };
 }
 
 /** http and https only: what an agent can fetch next. */

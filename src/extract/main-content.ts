@@ -4,6 +4,7 @@
 // inspired by trafilatura: tables and lists inside the content are kept unless they are link farms; cookie and
 // consent blocks count as boilerplate; and a second, gentler pass recovers pages where the first found too little.
 // All measured on the eval sets (bench/extract.mjs); no rule names a site.
+import { cleanText } from '../clean-text.js';
 import {
   collapseWhitespace,
   findElement,
@@ -596,8 +597,5 @@ function hasDescendant(el: HtmlElement, name: string): boolean {
 }
 
 export function visibleTextLength(root: HtmlElement | HtmlDocument): number {
-  return textOf(root)
-    .replace(/[\u200B-\u200D\u2060\uFEFF]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim().length;
+  return cleanText(textOf(root)).replace(/\s+/g, ' ').trim().length;
 }

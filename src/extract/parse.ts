@@ -3,7 +3,7 @@
 // faster than linkedom and 20× faster than jsdom (docs/benchmarks.md). Extraction needs no more than this tree.
 // Not handled here: decoding bytes (src/fetch/ hands over text), HTML5 tree-construction fix-ups beyond what
 // htmlparser2 does (implied <p> ends, void elements); misnested inline tags stay as written.
-import { parseDocument } from 'htmlparser2';
+import { DomHandler, Parser, type parseDocument } from 'htmlparser2';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -42,8 +42,128 @@ export type HtmlNode = HtmlElement | HtmlText | HtmlOther;
 const NEVER_RENDERED =
   /<script\b[^>]*>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[^>]*>[\s\S]*?<\/svg\s*>/gi;
 
+/**
+ * The deepest an element is nested. Browsers cap the tree their HTML parser builds (Blink: 512,
+ * `kMaximumHTMLParserDOMTreeDepth` in html_construction_site.cc); past the cap they attach new nodes to the element
+ * at the cap instead of nesting them. We do the same, so a page of 100,000 nested elements costs a flat list, not a
+ * 100,000-deep tree: htmlparser2's open-element stack is an array it `unshift`s (quadratic: 11 s to parse such a
+ * page), and every walker here recurses (a stack overflow).
+ */
+export const MAX_NESTING_DEPTH = 512;
+
+/**
+ * htmlparser2's parser with the browser's depth cap. An element opened at the cap is dropped — its start tag, its
+ * attributes and its matching end tag — while its content (text, void elements such as <img> and <br>) joins the
+ * element at the cap, as in Blink, where the element stays but empty, its content beside it. A dropped <a> loses its
+ * link and keeps its words; hidden-ness by attribute is lost with the element, as a browser shows that text too.
+ */
+class DepthCappedParser extends Parser {
+  /** Names of the dropped elements still open, innermost last. */
+  private readonly dropped: string[] = [];
+  /** How many of each name are in `dropped`, so an end tag for none of them costs O(1). */
+  private readonly droppedCount = new Map<string, number>();
+  /** Inside a dropped start tag: its attribute events are ignored until the tag ends. */
+  private inDroppedTag = false;
+
+  constructor(
+    handler: DomHandler,
+    private readonly source: string,
+    private readonly xmlMode: boolean,
+  ) {
+    super(handler, { xmlMode });
+  }
+
+  // htmlparser2 keeps its open elements in a private `stack` (htmlparser2 10.x); the deep-document tests fail
+  // loudly if that ever changes.
+  private depth(): number {
+    return (this as unknown as { stack: string[] }).stack.length;
+  }
+
+  // Offsets are into `source`: the document is written in one chunk, so the parser's buffer offset stays 0.
+  private tagName(start: number, endIndex: number): string {
+    const name = this.source.slice(start, endIndex);
+    return this.xmlMode ? name : name.toLowerCase();
+  }
+
+  override onopentagname(start: number, endIndex: number): void {
+    if (this.depth() >= MAX_NESTING_DEPTH) {
+      const name = this.tagName(start, endIndex);
+      if (!this.isVoidElement(name)) {
+        this.dropped.push(name);
+        this.droppedCount.set(name, (this.droppedCount.get(name) ?? 0) + 1);
+        this.inDroppedTag = true;
+        return;
+      }
+    }
+    super.onopentagname(start, endIndex);
+  }
+
+  override onattribname(start: number, endIndex: number): void {
+    if (!this.inDroppedTag) super.onattribname(start, endIndex);
+  }
+
+  override onattribdata(start: number, endIndex: number): void {
+    if (!this.inDroppedTag) super.onattribdata(start, endIndex);
+  }
+
+  override onattribentity(codepoint: number): void {
+    if (!this.inDroppedTag) super.onattribentity(codepoint);
+  }
+
+  override onattribend(quote: Parameters<Parser['onattribend']>[0], endIndex: number): void {
+    if (!this.inDroppedTag) super.onattribend(quote, endIndex);
+  }
+
+  override onopentagend(endIndex: number): void {
+    if (this.inDroppedTag) this.inDroppedTag = false;
+    else super.onopentagend(endIndex);
+  }
+
+  override onselfclosingtag(endIndex: number): void {
+    if (!this.inDroppedTag) super.onselfclosingtag(endIndex);
+    // `<x/>` closes in XML; in HTML the slash means nothing on a non-void element (HTML §13.2.6.1).
+    else if (this.xmlMode) this.endDroppedTag(this.dropped.at(-1)!);
+    else this.inDroppedTag = false;
+  }
+
+  override onclosetag(start: number, endIndex: number): void {
+    const name = this.tagName(start, endIndex);
+    if ((this.droppedCount.get(name) ?? 0) > 0) {
+      this.endDroppedTag(name);
+      return;
+    }
+    const before = this.depth();
+    super.onclosetag(start, endIndex);
+    // A real element closed: the dropped ones were inside it and end with it.
+    if (this.depth() < before && this.dropped.length > 0) {
+      this.dropped.length = 0;
+      this.droppedCount.clear();
+    }
+  }
+
+  /** Ends the innermost dropped `name` and any dropped element opened inside it (misnested tags). */
+  private endDroppedTag(name: string): void {
+    this.inDroppedTag = false;
+    for (;;) {
+      const top = this.dropped.pop()!;
+      this.droppedCount.set(top, this.droppedCount.get(top)! - 1);
+      if (top === name) return;
+    }
+  }
+}
+
+/**
+ * Markup → a DOM tree (domhandler's nodes) nested at most MAX_NESTING_DEPTH deep. HTML by default; `xmlMode` for
+ * feeds. The one place this product builds a tree from a page.
+ */
+export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {}): ReturnType<typeof parseDocument> {
+  const handler = new DomHandler(undefined, { xmlMode: options.xmlMode ?? false });
+  new DepthCappedParser(handler, markup, options.xmlMode ?? false).end(markup);
+  return handler.root;
+}
+
 export function parseHtml(html: string): HtmlDocument {
-  return parseDocument(html.replace(NEVER_RENDERED, '')) as unknown as HtmlDocument;
+  return parseMarkup(html.replace(NEVER_RENDERED, '')) as unknown as HtmlDocument;
 }
 
 export function isElement(node: HtmlNode | HtmlDocument): node is HtmlElement {

@@ -2,6 +2,7 @@
 // marker after every link (the same URL keeps its number), the references those markers point to with their
 // surrounding context, the h1–h6 outline and the page's metadata. Pure, so a worker thread can run it.
 // Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
+import { cleanStrings } from '../clean-text.js';
 import { removeHidden } from './clean-hidden.js';
 import { forEachElement, isSameSite, resolveHref } from './links.js';
 import { readMetadata } from './metadata.js';
@@ -316,5 +317,7 @@ export function scrapeHtml(html: string, pageUrl: string): ScrapedHtml {
   const scraper = new Scraper(baseUrl, pageUrl);
   scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);
   scraper.finish();
-  return { text: scraper.blocks.join('\n\n'), references: scraper.references, outline, metadata, hiddenBlocksDropped };
+  // Clean at the source (src/clean-text.ts), so the words web_scraper chunks and counts are the words it returns.
+  const text = scraper.blocks.join('\n\n');
+  return cleanStrings({ text, references: scraper.references, outline, metadata, hiddenBlocksDropped });
 }

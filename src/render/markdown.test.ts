@@ -66,6 +66,29 @@ describe('renderMarkdown', () => {
       '[go](https://site.example/x?q=1)',
     ],
     ['javascript: link keeps its text only', '<p><a href="javascript:alert(1)">click</a></p>', 'click'],
+    ['a script link with a tab in its scheme keeps its text only', '<p><a href="java&#9;script:x()">t</a></p>', 't'],
+    [
+      'data:, vbscript:, file: and custom-scheme links keep their text',
+      '<p><a href="data:text/html,x">a</a> <a href="vbscript:x">b</a> <a href="file:///etc/passwd">c</a> <a href="intent://x#Intent;end">d</a></p>',
+      'a b c d',
+    ],
+    [
+      'mailto: links stay links',
+      '<p><a href="mailto:desk@site.example">desk</a></p>',
+      '[desk](mailto:desk@site.example)',
+    ],
+    ['an image with a script source is its alt text', '<p><img src="javascript:x()" alt="pic"></p>', 'pic'],
+    [
+      'a link inside a link is its words',
+      '<p><a href="/a">outer <a href="/b">inner</a> end</a></p>',
+      '[outer inner end](https://site.example/a)',
+    ],
+    ['bold inside bold is wrapped once', '<p><b>a <b>b <strong>c</strong></b></b></p>', '**a b c**'],
+    [
+      'invisible and control characters go from text, alt text and code',
+      '<p>a\u200Bb\u202Ec\u0007d <img src="/i.png" alt="x\u2066y"> <code>e\u00ADf</code></p>',
+      'abcd ![xy](https://site.example/i.png) `ef`',
+    ],
     ['in-page anchor keeps its text only', '<p><a href="#top">top</a></p>', 'top'],
     ['link without text is dropped', '<p>a<a href="/x"> </a>b</p>', 'a b'],
     [

@@ -3,6 +3,8 @@
 // half of the baseline's time. Pure: no network, no clock; links and images resolve against `baseUrl` only.
 // Not handled: colspan/rowspan (cells are laid out in source order), HTML kept as HTML, footnote syntax.
 
+import { cleanText } from '../clean-text.js';
+import { resolveLinkTarget } from '../link-target.js';
 import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from '../extract/parse.js';
 
 export interface RenderMarkdownOptions {
@@ -25,11 +27,9 @@ const SKIP = new Set([
   'map', 'area', 'dialog',
 ]); // prettier-ignore
 
-// Zero-width characters hide text from a human reader while a model still reads it (prompt injection), and split
-// words for search: U+200B–U+200D, U+2060 (word joiner), U+FEFF. The soft hyphen U+00AD is a hyphenation hint,
-// invisible mid-line, that splits words the same way (`Mag&shy;da&shy;le&shy;ner`) and costs tokens. Removed here,
-// after parsing, so that the character references (`&#8203;`, `&shy;`) go too.
-const INVISIBLE_CHARS = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+// Invisible and control characters (src/clean-text.ts) go from every text node before whitespace is collapsed and
+// Markdown is escaped: after parsing, so character references (`&#8203;`, `&shy;`) go too, and before, so a link or
+// an emphasis holding nothing else is seen to be empty.
 
 const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|brush:?)-?\s*([A-Za-z0-9_+#.-]+)/;
 
@@ -40,6 +40,9 @@ export function renderMarkdown(root: HtmlElement | HtmlDocument, options: Render
 }
 
 class MarkdownRenderer {
+  /** Open <a>, strong and emphasis elements around the node being rendered (see inline()). */
+  private readonly open = { link: 0, strong: 0, em: 0, del: 0 };
+
   constructor(private readonly baseUrl: string) {}
 
   /** Renders the children of `node` as a list of blocks (paragraphs, headings, lists, …), none empty. */
@@ -116,7 +119,9 @@ class MarkdownRenderer {
       case 'img':
         return this.image(el);
       case 'a':
-        return this.link(el);
+        // Links do not nest, in HTML (an <a> start tag closes the open one, HTML §13.2.6.4.7) or in Markdown: an
+        // inner one is its words. Re-rendering every level would also cost depth × text on a deep page.
+        return this.open.link > 0 ? this.inlineChildren(el) : this.within('link', () => this.link(el));
       case 'code':
       case 'kbd':
       case 'samp':
@@ -124,18 +129,33 @@ class MarkdownRenderer {
         return codeSpan(textOf(el));
       case 'strong':
       case 'b':
-        return wrap(this.inlineChildren(el), '**');
+        return this.emphasis(el, 'strong', '**');
       case 'em':
       case 'i':
       case 'cite':
       case 'dfn':
-        return wrap(this.inlineChildren(el), '*');
+        return this.emphasis(el, 'em', '*');
       case 'del':
       case 's':
       case 'strike':
-        return wrap(this.inlineChildren(el), '~~');
+        return this.emphasis(el, 'del', '~~');
       default:
         return this.inlineChildren(el);
+    }
+  }
+
+  /** Bold inside bold reads as bold: only the outermost of a nest is wrapped (`****x****` is not emphasis either). */
+  private emphasis(el: HtmlElement, kind: 'strong' | 'em' | 'del', delimiter: string): string {
+    if (this.open[kind] > 0) return this.inlineChildren(el);
+    return this.within(kind, () => wrap(this.inlineChildren(el), delimiter));
+  }
+
+  private within<T>(kind: keyof MarkdownRenderer['open'], render: () => T): T {
+    this.open[kind]++;
+    try {
+      return render();
+    } finally {
+      this.open[kind]--;
     }
   }
 
@@ -155,13 +175,9 @@ class MarkdownRenderer {
     return text;
   }
 
+  /** An allowed target (http, https, mailto; src/link-target.ts), or undefined: the words stay, the link goes. */
   private resolve(url: string): string | undefined {
-    try {
-      return new URL(url, this.baseUrl).href;
-    } catch {
-      // A URL that does not parse even against the base is not a link a reader can follow.
-      return undefined;
-    }
+    return resolveLinkTarget(url, this.baseUrl);
   }
 
   private link(el: HtmlElement): string {
@@ -170,8 +186,8 @@ class MarkdownRenderer {
     const href = el.attribs.href?.trim();
     // An empty link still separates the words around it if it held whitespace.
     if (!text) return /\s/.test(inner) ? ' ' : '';
-    // In-page anchors and script links lead nowhere for a reader of the Markdown: keep the words only.
-    if (!href || href.startsWith('#') || /^\s*(?:javascript|vbscript|data):/i.test(href)) return text;
+    // In-page anchors, script links and other schemes lead nowhere for a reader of the Markdown: keep the words only.
+    if (!href || href.startsWith('#')) return text;
     const url = this.resolve(href);
     if (!url) return text;
     return `[${text}](${escapeUrl(url)})`;
@@ -179,7 +195,11 @@ class MarkdownRenderer {
 
   private image(el: HtmlElement): string {
     const { attribs } = el;
-    const alt = escapeText((attribs.alt ?? '').replace(INVISIBLE_CHARS, '').replace(/\s+/g, ' ').trim());
+    const alt = escapeText(
+      cleanText(attribs.alt ?? '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
     // Lazy-loading pages keep the real image in data-src and a placeholder (often a data: URI) in src.
     const source =
       attribs['data-src'] ??
@@ -288,7 +308,7 @@ function codeLanguage(el: HtmlElement): string | undefined {
 function preformattedText(node: HtmlElement): string {
   let text = '';
   for (const child of node.children) {
-    if (child.type === 'text') text += child.data.replace(INVISIBLE_CHARS, '');
+    if (child.type === 'text') text += cleanText(child.data);
     else if (isElement(child)) {
       if (child.name === 'br') text += '\n';
       else if (!SKIP.has(child.name)) text += preformattedText(child);
@@ -316,7 +336,7 @@ function wrap(text: string, delimiter: string): string {
 }
 
 function codeSpan(raw: string): string {
-  const text = raw.replace(INVISIBLE_CHARS, '').replace(/\s+/g, ' ');
+  const text = cleanText(raw).replace(/\s+/g, ' ');
   if (!text.trim()) return text;
   const longestRun = Math.max(0, ...Array.from(text.matchAll(/`+/g), (m) => m[0].length));
   const ticks = '`'.repeat(longestRun + 1);
@@ -326,7 +346,7 @@ function codeSpan(raw: string): string {
 
 /** A text node in running text: HTML whitespace (newlines included) collapses to one space, then escaping. */
 function textNodeMarkdown(value: string | null): string {
-  return value ? escapeText(value.replace(INVISIBLE_CHARS, '').replace(/[ \t\n\r\f]+/g, ' ')) : '';
+  return value ? escapeText(cleanText(value).replace(/[ \t\n\r\f]+/g, ' ')) : '';
 }
 
 /**

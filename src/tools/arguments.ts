@@ -1,10 +1,14 @@
 // Argument schemas shared by several tools. Every message names the argument, so an agent can fix its call.
 import { z } from 'zod';
+import { MAX_URL_LENGTH, urlTooLongMessage } from '../engine.js';
 
+// The schema carries the length limit too, so a client sees `maxLength` in the tool's input schema; the engine
+// checks it again for callers that skip the schema (the library's engine, crawl links).
 export const urlArgument = (description: string) =>
   z
     .string({ error: 'url is required and must be a string (an absolute http or https URL)' })
     .min(1, { error: 'url must not be empty' })
+    .max(MAX_URL_LENGTH, { error: (issue) => urlTooLongMessage(String(issue.input), 'url') })
     .describe(description);
 
 export const nonNegativeInteger = (name: string, fallback: number, description: string) =>

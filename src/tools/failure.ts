@@ -2,7 +2,18 @@
 // outcome status. Front doors translate this once each (MCP isError, HTTP success:false, CLI stderr + exit code).
 import type { Outcome } from '../engine.js';
 import { errorMessage, FetchError, HttpStatusError, SecurityError, WebReaderError } from '../errors.js';
+import { QUOTE_MAX, quoteInput } from '../quote.js';
 import type { ToolOutput } from './types.js';
+
+// An unbroken run this long in an error message is an echo of some input (a URL, a header value, a name): no
+// sentence of ours has one. Quoting it within bounds is the safety net behind each thrower's own quoteInput; the
+// margin lets a quote that is already bounded (`'` + QUOTE_MAX characters + `…`) pass unchanged.
+const LONG_RUN = new RegExp(`\\S{${QUOTE_MAX + 16},}`, 'g');
+
+/** An error's message with every over-long run of the caller's (or a server's) input quoted within bounds. */
+export function boundedMessage(error: unknown): string {
+  return errorMessage(error).replace(LONG_RUN, (run) => quoteInput(run));
+}
 
 export function outcomeOfError(error: unknown): Outcome {
   if (error instanceof SecurityError && error.code === 'ROBOTS_DENIED') return 'robots_denied';
@@ -14,13 +25,13 @@ export function outcomeOfError(error: unknown): Outcome {
 export function failureOutput(error: unknown): ToolOutput {
   const known = error instanceof WebReaderError;
   return {
-    text: errorMessage(error),
+    text: boundedMessage(error),
     structured: {
       status: outcomeOfError(error),
       error: {
         type: known ? error.name : 'Error',
         code: known ? error.code : 'INTERNAL',
-        message: errorMessage(error),
+        message: boundedMessage(error),
       },
     },
     isError: true,

@@ -7,6 +7,8 @@
 // JSON; ToolOutput.structured.status carries the same outcome for the front doors, and ToolOutput.data carries the
 // seed-shaped JSON that MCP sends as structuredContent (declared by outputShape → outputSchema).
 import { z } from 'zod';
+import { cleanText } from '../clean-text.js';
+import { quoteInput } from '../quote.js';
 import type { Engine, LoadOptions, Outcome } from '../engine.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
@@ -126,7 +128,8 @@ export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds:
 
 function failure(error: unknown, url: string, timeoutSeconds: number): ToolOutput {
   const output = failureOutput(error);
-  const text = scraperErrorMessage(error, url, timeoutSeconds);
+  // The url is the caller's input: quoted within bounds (src/quote.ts) wherever the seed's message repeats it.
+  const text = scraperErrorMessage(error, quoteInput(url), timeoutSeconds);
   const detail = output.structured.error as Record<string, unknown>;
   return { ...output, text, structured: { ...output.structured, error: { ...detail, message: text } } };
 }
@@ -237,7 +240,9 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       quality: qualityOf(scraped.text, scraped.references.length),
       hidden_blocks_dropped: scraped.hiddenBlocksDropped,
       ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
-      ...(args.include_html && document.kind === 'html' ? { raw_html: document.text } : {}),
+      // Everything else here is clean at its source (scrapeHtml, readPage); the raw body is cleaned here, before
+      // JSON.stringify would write its controls as `\u001b` escapes that no later cleaning can see.
+      ...(args.include_html && document.kind === 'html' ? { raw_html: cleanText(document.text) } : {}),
       ...(notice ? { notice } : {}),
     };
     const result = fitTokenCap(full, args.include_chunks ? args.chunk_size : undefined, engine.config.maxOutputTokens);
