@@ -298,7 +298,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
   }
 
   async function commit(result: TaskResult): Promise<void> {
-    commitResult(result);
+    await commitResult(result);
     if (!sitemapsMerged && !stopReason) {
       // After the start URL's own result, whatever it was (a start page that failed still has a sitemap), and
       // after its links: the pages the site itself links first come first.
@@ -308,7 +308,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
     report();
   }
 
-  function commitResult(result: TaskResult): void {
+  async function commitResult(result: TaskResult): Promise<void> {
     const { entry } = result;
     if (result.kind === 'robots') {
       skipped.robots.push({ url: entry.url, reason: result.reason });
@@ -328,7 +328,7 @@ export async function crawlSite(options: CrawlOptions, io: CrawlIO): Promise<Cra
       skipped.duplicates.push({ url: entry.url, reason: `same page as ${original} (canonical or redirect)` });
       return;
     }
-    const fitted = fitSection(
+    const fitted = await fitSection(
       { index: pages.length + 1, title: page.title ?? '', url: page.finalUrl, content: page.content },
       options.maxTokens - tokensUsed,
       options.maxTokens,

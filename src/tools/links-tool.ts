@@ -77,7 +77,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     }
     const chosen = site.links.slice(0, args.max_links);
     // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS) still holds for a very large max_links.
-    const limited = limitLines(
+    const limited = await limitLines(
       chosen.map((link) => linkLine(link, args.titles)),
       { maxLength: 0, startIndex: 0, maxOutputTokens: engine.config.maxOutputTokens },
     );

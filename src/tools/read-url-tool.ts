@@ -6,7 +6,7 @@ import type { PageContent } from '../engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
 import { sliceContent, truncationNotice } from '../render/truncate.js';
-import { countTokens } from '../tokens.js';
+import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
 import { EXTRACTION_FAILED_NOTICE } from './fetch-tool.js';
 import { finalOutcome, statusLine, structuredPage } from './page-output.js';
@@ -67,14 +67,14 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
         `start_index ${args.start_index} is past the end of the content (${body.length} characters); nothing is left to read.`,
       );
     }
-    const slice = sliceContent(body, {
+    const slice = await sliceContent(body, {
       maxLength,
       startIndex: args.start_index,
       maxOutputTokens: engine.config.maxOutputTokens,
     });
     const truncated = slice.nextIndex !== undefined;
     const words = splitWords(page.content).length;
-    const tokens = countTokens(page.content);
+    const tokens = await countTokensAsync(page.content);
     const header = [
       `Title: ${page.title ?? '(none)'}`,
       `URL: ${page.finalUrl}`,

@@ -11,7 +11,7 @@ import type { Engine, LoadOptions, Outcome } from '../engine.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../render/scraper-json.js';
-import { countTokens, prefixLengthWithinTokens } from '../tokens.js';
+import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, urlArgument } from './arguments.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, type LoadedDocument } from './load-document.js';
@@ -167,9 +167,16 @@ async function scrapeDocument(
  * MAX_OUTPUT_TOKENS holds for this JSON too: raw_html is left out first, then `text` (and the chunks made from
  * it) is cut at a word. References, outline and metadata stay complete.
  */
-function fitTokenCap(result: WebScraperResult, chunkSize: number | undefined, cap: number): WebScraperResult {
-  const size = (value: WebScraperResult) => countTokens(JSON.stringify(value, null, 2));
-  if (cap <= 0 || size(result) <= cap) return result;
+async function fitTokenCap(
+  result: WebScraperResult,
+  chunkSize: number | undefined,
+  cap: number,
+): Promise<WebScraperResult> {
+  // Counted only up to the cap (src/tokens.ts): the work is bounded by the cap, not by the page.
+  const fits = async (value: WebScraperResult) =>
+    (await tokensWithin(JSON.stringify(value, null, 2), cap)) !== undefined;
+  const size = async (value: WebScraperResult) => (await tokensWithin(JSON.stringify(value, null, 2), cap)) ?? cap;
+  if (cap <= 0 || (await fits(result))) return result;
   let fitted: WebScraperResult = result;
   const notices: string[] = [];
   if (fitted.raw_html !== undefined) {
@@ -177,11 +184,14 @@ function fitTokenCap(result: WebScraperResult, chunkSize: number | undefined, ca
     fitted = rest;
     notices.push('raw_html was left out to stay within MAX_OUTPUT_TOKENS');
   }
-  if (size(fitted) > cap) {
-    const overhead = size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
+  if (!(await fits(fitted))) {
+    const overhead = await size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
     // With chunks the words appear twice (text and chunks): each gets half of what is left.
     const budget = Math.max(0, Math.floor((cap - overhead) / (fitted.chunks ? 2 : 1)) - 50);
-    const cut = fitted.text.slice(0, prefixLengthWithinTokens(fitted.text, budget)).replace(/\S*$/, '').trimEnd();
+    const cut = fitted.text
+      .slice(0, await prefixLengthWithinTokens(fitted.text, budget))
+      .replace(/\S*$/, '')
+      .trimEnd();
     notices.push(`text was cut to ${cut.length} of ${fitted.text.length} characters to stay within MAX_OUTPUT_TOKENS`);
     const ids = fitted.references.map((reference) => reference.id);
     fitted = { ...fitted, text: cut, chunks: chunkSize ? chunkText(cut, ids, chunkSize) : undefined };
@@ -239,7 +249,11 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...(args.include_html && document.kind === 'html' ? { raw_html: document.text } : {}),
       ...(notice ? { notice } : {}),
     };
-    const result = fitTokenCap(full, args.include_chunks ? args.chunk_size : undefined, engine.config.maxOutputTokens);
+    const result = await fitTokenCap(
+      full,
+      args.include_chunks ? args.chunk_size : undefined,
+      engine.config.maxOutputTokens,
+    );
     return {
       text: JSON.stringify(result, null, 2),
       structured: {
