@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { limitLines, lineTruncationNotice } from './link-list.js';
+import { limitLines, lineTruncationNotice, MAX_LINK_PART_LENGTH, shortenLinkPart } from './link-list.js';
 
 const LINES = ['- a: u1', '- bb: u2', '- ccc: u3']; // 7, 8, 9 characters; offsets 0, 8, 17; total 26
 
@@ -28,5 +28,22 @@ describe('limitLines', () => {
     expect(result.limitedBy).toBe('max_output_tokens');
     expect(result.lines.length).toBeGreaterThan(0);
     expect(result.lines.length).toBeLessThan(20);
+  });
+});
+
+describe('shortenLinkPart', () => {
+  it('keeps a part up to MAX_LINK_PART_LENGTH and cuts a longer one with an ellipsis', () => {
+    expect(shortenLinkPart('https://example.com/a')).toBe('https://example.com/a');
+    const exact = 'x'.repeat(MAX_LINK_PART_LENGTH);
+    expect(shortenLinkPart(exact)).toBe(exact);
+    const cut = shortenLinkPart('y'.repeat(100_000));
+    expect(cut).toHaveLength(MAX_LINK_PART_LENGTH);
+    expect(cut.endsWith('y…')).toBe(true);
+  });
+
+  it('never leaves half a surrogate pair before the ellipsis', () => {
+    const cut = shortenLinkPart('a' + '😀'.repeat(MAX_LINK_PART_LENGTH));
+    expect(cut.endsWith('😀…')).toBe(true);
+    expect(cut.length).toBeLessThanOrEqual(MAX_LINK_PART_LENGTH);
   });
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { PageContent } from '../engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
+import { shortenLinkPart } from '../render/link-list.js';
 import { sliceContent, truncationNotice } from '../render/truncate.js';
 import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
@@ -29,8 +30,8 @@ const inputShape = {
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
 export function markdownLink(text: string, url: string): string {
-  const label = (text || url).replace(/[[\]\\]/g, '\\$&');
-  return `[${label}](${url.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
+  const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
+  return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
 }
 
 async function linksSection(page: PageContent, context: ToolContext): Promise<string> {
