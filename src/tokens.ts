@@ -20,9 +20,9 @@
 // and 3 below once in 12,000 (random 257–511-letter English and Cyrillic runs). With the slack no measured run
 // was below plain o200k (4,200 runs: English, German and Cyrillic words without spaces, Chinese and Japanese runs,
 // base64, punctuation and whitespace runs; see tokens.test.ts), at 1–4 % more tokens on word, CJK and punctuation
-// runs (long whitespace runs, a few tokens each, count up to twice as many). It
-// is a measured bound, not a proof: BPE is not sub-additive in general. The 27 raw-HTML documents that differ
-// (long indentation runs, inline base64) all count higher, by at most 11 %.
+// runs (long whitespace runs, a few tokens each, count up to twice as many). It is a measured bound, not a
+// proof: BPE is not sub-additive in general. The 27 raw-HTML documents that differ (long indentation runs, inline
+// base64) all count higher, by at most 11 %.
 //
 // Async callers (every page-sized count) get the same walk in slices of about SLICE_MS, with the event loop free
 // between them: 10 MB of prose is ~1.5 s of counting, and the longest pause of the loop measured 22 ms (16 ms for
