@@ -46,3 +46,14 @@ describe('cleanCutEnd', () => {
     expect(text.slice(0, end).trimEnd()).toBe('Intro line.');
   });
 });
+
+describe('fitSection on a page with one 100,000-character word', () => {
+  it('cuts it within the tokens left, counted as the walk counts (plain o200k took seconds here)', async () => {
+    const word = Array.from({ length: 100_000 }, (_, i) => String.fromCharCode(97 + ((i * 7919) % 26))).join('');
+    const long = { index: 1, title: 'Long', url: 'https://example.com/long', content: `Intro.\n\n${word}\n\nEnd.` };
+    const fitted = (await fitSection(long, 500, 1000))!;
+    expect(fitted.isCut).toBe(true);
+    expect(fitted.tokens).toBeLessThanOrEqual(500);
+    expect(countTokens(fitted.text)).toBe(fitted.tokens);
+  });
+});
