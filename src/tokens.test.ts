@@ -1,6 +1,15 @@
+import O200K_RANKS from 'gpt-tokenizer/bpeRanks/o200k_base';
 import { countTokens as plainO200k } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, test } from 'vitest';
-import { countTokens, countTokensAsync, LONG_PRE_TOKEN, prefixLengthWithinTokens, tokensWithin } from './tokens.js';
+import {
+  countTokens,
+  countTokensAsync,
+  LONG_PRE_TOKEN,
+  LONGEST_TOKEN_BYTES,
+  prefixLengthWithinTokens,
+  surelyOverTokens,
+  tokensWithin,
+} from './tokens.js';
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 
@@ -115,5 +124,24 @@ describe('prefixLengthWithinTokens', () => {
       if (length < text.length) expect(counted).toBeGreaterThanOrEqual(budget - 30);
       else expect(countTokens(text)).toBeLessThanOrEqual(budget);
     }
+  });
+});
+
+describe('surelyOverTokens', () => {
+  test('LONGEST_TOKEN_BYTES is the longest token of the o200k vocabulary', () => {
+    const encoder = new TextEncoder();
+    let longest = 0;
+    O200K_RANKS.forEach((token) => {
+      longest = Math.max(longest, typeof token === 'string' ? encoder.encode(token).length : token.length);
+    });
+    expect(longest).toBe(LONGEST_TOKEN_BYTES);
+  });
+
+  test('a text longer than limit × LONGEST_TOKEN_BYTES is over the limit, and tokensWithin says so at once', async () => {
+    const spaces = ' '.repeat(LONGEST_TOKEN_BYTES * 10 + 1);
+    expect(surelyOverTokens(spaces.length, 10)).toBe(true);
+    expect(countTokens(spaces)).toBeGreaterThan(10);
+    expect(await tokensWithin(spaces, 10)).toBeUndefined();
+    expect(surelyOverTokens(LONGEST_TOKEN_BYTES * 10, 10)).toBe(false);
   });
 });

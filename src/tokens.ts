@@ -44,6 +44,17 @@ const AS_PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
 export const LONG_PRE_TOKEN = 256;
 /** Tokens added for each chunk of a long pre-token, so that chunking never counts fewer tokens than o200k. */
 const CHUNK_SLACK = 2;
+/** Bytes of o200k's longest token (128 spaces); a UTF-16 unit is at least one byte (tokens.test.ts checks it). */
+export const LONGEST_TOKEN_BYTES = 128;
+
+/**
+ * True when a text of `length` UTF-16 units surely holds more than `limit` tokens, without reading it: every token
+ * covers at most LONGEST_TOKEN_BYTES units. Lets a caller skip building a huge text only to count it.
+ */
+export function surelyOverTokens(length: number, limit: number): boolean {
+  return length > limit * LONGEST_TOKEN_BYTES;
+}
+
 // Pieces of ordinary text end at the first safe boundary after this many characters: small enough for a prefix
 // cut to re-encode one piece cheaply and for async slices to be short, large enough that the per-call cost of the
 // tokenizer is nothing.
@@ -210,6 +221,7 @@ export async function countTokensAsync(text: string): Promise<number> {
  * work is bounded by the limit, not by the text.
  */
 export async function tokensWithin(text: string, limit: number): Promise<number | undefined> {
+  if (surelyOverTokens(text.length, limit)) return undefined;
   const walked = await runSliced(walk(text, limit));
   return walked.over === undefined ? walked.tokens : undefined;
 }

@@ -11,7 +11,7 @@ import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
 import { EXTRACTION_FAILED_NOTICE } from './fetch-tool.js';
 import { finalOutcome, statusLine, structuredPage } from './page-output.js';
-import { splitWords } from '../render/scraper-json.js';
+import { countWords } from '../render/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -32,23 +32,6 @@ const inputShape = {
 export function markdownLink(text: string, url: string): string {
   const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
   return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
-}
-
-// Words of a page-sized text, counted as splitWords counts them but in slices cut at whitespace, with the event
-// loop free between them: splitting 10 MB at once held it for ~450 ms (issue 10, scope 1).
-const WORD_SLICE = 262_144;
-
-async function countWords(text: string): Promise<number> {
-  const space = /\s/g;
-  let words = 0;
-  for (let start = 0; start < text.length;) {
-    space.lastIndex = Math.min(text.length, start + WORD_SLICE);
-    const end = space.exec(text)?.index ?? text.length;
-    words += splitWords(text.slice(start, end)).length;
-    start = end;
-    if (start < text.length) await new Promise((resolve) => setImmediate(resolve));
-  }
-  return words;
 }
 
 async function linksSection(page: PageContent, context: ToolContext): Promise<string> {

@@ -11,7 +11,7 @@ import type { Engine, LoadOptions, Outcome } from '../engine.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../render/scraper-json.js';
-import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
+import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, urlArgument } from './arguments.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, type LoadedDocument } from './load-document.js';
@@ -172,8 +172,10 @@ async function fitTokenCap(
   chunkSize: number | undefined,
   cap: number,
 ): Promise<WebScraperResult> {
-  // Counted only up to the cap (src/tokens.ts): the work is bounded by the cap, not by the page.
+  // Counted only up to the cap (src/tokens.ts), and a text or page far over the cap is not even serialized: the
+  // work is bounded by the cap, not by the page.
   const fits = async (value: WebScraperResult) =>
+    !surelyOverTokens(value.text.length + (value.raw_html?.length ?? 0), cap) &&
     (await tokensWithin(JSON.stringify(value, null, 2), cap)) !== undefined;
   const size = async (value: WebScraperResult) => (await tokensWithin(JSON.stringify(value, null, 2), cap)) ?? cap;
   if (cap <= 0 || (await fits(result))) return result;
@@ -243,7 +245,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       text: scraped.text,
       references: scraped.references,
       outline: scraped.outline,
-      quality: qualityOf(scraped.text, scraped.references.length),
+      quality: await qualityOf(scraped.text, scraped.references.length),
       hidden_blocks_dropped: scraped.hiddenBlocksDropped,
       ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
       ...(args.include_html && document.kind === 'html' ? { raw_html: document.text } : {}),
