@@ -384,7 +384,7 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
   }
 
   async function commit(result: TaskResult): Promise<void> {
-    commitResult(result);
+    await commitResult(result);
     if (!sitemapsMerged && !stopReason && !halted) {
       // After the start URL's own result, whatever it was (a start page that failed still has a sitemap), and
       // after its links: the pages the site itself links first come first. A halt does not wait for them: the
@@ -398,7 +398,7 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     report();
   }
 
-  function commitResult(result: TaskResult): void {
+  async function commitResult(result: TaskResult): Promise<void> {
     const { entry } = result;
     if (result.kind === 'robots') {
       skipped.robots.push({ url: entry.url, reason: result.reason });
@@ -418,7 +418,7 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
       skipped.duplicates.push({ url: entry.url, reason: `same page as ${original} (canonical or redirect)` });
       return;
     }
-    const fitted = fitSection(
+    const fitted = await fitSection(
       { index: pagesRead() + 1, title: page.title ?? '', url: page.finalUrl, content: page.content },
       options.maxTokens - tokensUsed,
       options.maxTokens,

@@ -4,7 +4,7 @@
 // the section, and the notice's tokens are part of the count. When so little is left that not even
 // MIN_CUT_CONTENT_TOKENS of content would fit, the page is left out instead (the crawler lists it as skipped
 // for budget). Pure.
-import { countTokens, prefixLengthWithinTokens } from '../tokens.js';
+import { countTokensAsync, prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 
 /** Below this many tokens of content, a cut page would be a heading and a notice: leave it out instead. */
 export const MIN_CUT_CONTENT_TOKENS = 50;
@@ -67,22 +67,27 @@ export function cleanCutEnd(text: string, end: number): number {
  * The page's section within `available` tokens: whole when it fits, else cut cleanly with a notice, else
  * undefined (too little room). `budget` is the crawl's whole budget, named in the notice.
  */
-export function fitSection(page: PageSectionInput, available: number, budget: number): FittedSection | undefined {
+export async function fitSection(
+  page: PageSectionInput,
+  available: number,
+  budget: number,
+): Promise<FittedSection | undefined> {
   const whole = pageSection(page);
-  const wholeTokens = countTokens(whole);
-  if (wholeTokens <= available) {
+  // Counted only up to what is left: the work is bounded by the budget, not by the page (src/tokens.ts).
+  const wholeTokens = await tokensWithin(whole, available);
+  if (wholeTokens !== undefined) {
     return { text: whole, tokens: wholeTokens, shownLength: page.content.length, isCut: false };
   }
   const content = page.content.trim();
-  const frame = countTokens(pageSection(page, cutNotice(content.length, content.length, budget)));
+  const frame = await countTokensAsync(pageSection(page, cutNotice(content.length, content.length, budget)));
   let contentBudget = available - frame;
   // Token counts of a prefix plus the frame are not strictly additive, so check the result and tighten.
   for (let attempt = 0; attempt < 8 && contentBudget >= MIN_CUT_CONTENT_TOKENS; attempt++) {
-    const shown = cleanCutEnd(content, prefixLengthWithinTokens(content, contentBudget));
+    const shown = cleanCutEnd(content, await prefixLengthWithinTokens(content, contentBudget));
     const kept = content.slice(0, shown).trimEnd();
     if (kept === '') return undefined;
     const text = pageSection(page, kept + cutNotice(kept.length, content.length, budget));
-    const tokens = countTokens(text);
+    const tokens = await countTokensAsync(text);
     if (tokens <= available) return { text, tokens, shownLength: kept.length, isCut: true };
     contentBudget -= tokens - available;
   }

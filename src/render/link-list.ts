@@ -1,7 +1,23 @@
 // Whole-line limits for link lists (seed web-tool.md "Length Limiting": in links mode "complete lines are added
 // until adding another full line would exceed the specified limit"), with SPEC "Continuation": a cut list names the
 // start_index that continues it, and the server-wide token cap applies when no smaller limit was given.
-import { countTokens } from '../tokens.js';
+import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
+
+/**
+ * Longest link text or URL shown whole in one listed link line (links, web links mode, extract_links, read_url's
+ * links). A page can hold a link whose text is one 100,000-character word; listed whole it would fill the output
+ * cap alone. Longer parts are cut here with an ellipsis, and the line says so by the ellipsis itself.
+ */
+export const MAX_LINK_PART_LENGTH = 1000;
+
+/** `part` (a link's text or URL) at most MAX_LINK_PART_LENGTH characters, cut with '…' when longer. */
+export function shortenLinkPart(part: string): string {
+  if (part.length <= MAX_LINK_PART_LENGTH) return part;
+  let end = MAX_LINK_PART_LENGTH - 1;
+  const last = part.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--; // keep a surrogate pair together
+  return `${part.slice(0, end)}…`;
+}
 
 export interface LineLimitOptions {
   /** Characters of the list (lines and the newlines between them); 0 means no limit. */
@@ -21,7 +37,8 @@ export interface LineLimitResult {
   readonly limitedBy: 'max_length' | 'max_output_tokens' | undefined;
 }
 
-export function limitLines(all: readonly string[], options: LineLimitOptions): LineLimitResult {
+/** Async: the token cap is counted in slices with the event loop free between them (src/tokens.ts). */
+export async function limitLines(all: readonly string[], options: LineLimitOptions): Promise<LineLimitResult> {
   const offsets: number[] = [];
   let offset = 0;
   for (const line of all) {
@@ -43,17 +60,23 @@ export function limitLines(all: readonly string[], options: LineLimitOptions): L
     lines.push(all[index]!);
     length += added;
   }
-  // The token cap, on whole lines too: drop lines from the end until the list fits.
-  if (options.maxOutputTokens > 0 && countTokens(lines.join('\n')) > options.maxOutputTokens) {
-    let low = 0;
-    let high = lines.length;
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (countTokens(lines.slice(0, mid).join('\n')) <= options.maxOutputTokens) low = mid;
-      else high = mid - 1;
+  // The token cap, on whole lines too: keep the lines that end inside the prefix within the cap, then drop lines
+  // from the end while the list still does not fit (a prefix of whole lines re-counts a token or two apart).
+  // Work is bounded by the cap, not by the list.
+  if (options.maxOutputTokens > 0) {
+    const joined = lines.join('\n');
+    const fits = await prefixLengthWithinTokens(joined, options.maxOutputTokens);
+    if (fits < joined.length) {
+      let kept = 0;
+      for (let end = 0; kept < lines.length && end + lines[kept]!.length <= fits; kept++) {
+        end += lines[kept]!.length + 1;
+      }
+      lines.length = kept;
+      while (lines.length > 0 && (await tokensWithin(lines.join('\n'), options.maxOutputTokens)) === undefined) {
+        lines.pop();
+      }
+      limitedBy = 'max_output_tokens';
     }
-    lines.length = low;
-    limitedBy = 'max_output_tokens';
   }
   const next = first + lines.length;
   return { lines, totalLength, nextIndex: next < all.length ? offsets[next] : undefined, limitedBy };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, qualityOf } from './scraper-json.js';
+import { chunkText, qualityOf, splitWords } from './scraper-json.js';
 
 describe('chunkText', () => {
   it('splits into chunkSize words and lists the references each chunk contains', () => {
@@ -17,8 +17,18 @@ describe('chunkText', () => {
 });
 
 describe('qualityOf', () => {
-  it('counts characters, words and links; an article has more than 500 characters', () => {
-    expect(qualityOf('a b  c', 2)).toEqual({ text_length: 6, word_count: 3, link_count: 2, likely_article: false });
-    expect(qualityOf('x'.repeat(501), 0).likely_article).toBe(true);
+  it('counts characters, words and links; an article has more than 500 characters', async () => {
+    expect(await qualityOf('a b  c', 2)).toEqual({
+      text_length: 6,
+      word_count: 3,
+      link_count: 2,
+      likely_article: false,
+    });
+    expect((await qualityOf('x'.repeat(501), 0)).likely_article).toBe(true);
+  });
+
+  it('counts the words of a page-sized text as splitWords does, across its slices', async () => {
+    const text = 'one two\tthree\n\n  four '.repeat(60_000) + 'x'.repeat(300_000) + ' last';
+    expect((await qualityOf(text, 0)).word_count).toBe(splitWords(text).length);
   });
 });

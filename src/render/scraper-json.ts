@@ -24,10 +24,28 @@ export function splitWords(text: string): string[] {
   return text.split(/\s+/).filter((word) => word !== '');
 }
 
-export function qualityOf(text: string, linkCount: number): Quality {
+// Words of a page-sized text, counted as splitWords counts them but in slices cut at whitespace, with the event
+// loop free between them: splitting 10 MB at once held it for ~450 ms (issue 10, scope 1).
+const WORD_SLICE = 262_144;
+
+/** splitWords(text).length, without holding the event loop on a page-sized text. */
+export async function countWords(text: string): Promise<number> {
+  const space = /\s/g;
+  let words = 0;
+  for (let start = 0; start < text.length;) {
+    space.lastIndex = Math.min(text.length, start + WORD_SLICE);
+    const end = space.exec(text)?.index ?? text.length;
+    words += splitWords(text.slice(start, end)).length;
+    start = end;
+    if (start < text.length) await new Promise((resolve) => setImmediate(resolve));
+  }
+  return words;
+}
+
+export async function qualityOf(text: string, linkCount: number): Promise<Quality> {
   return {
     text_length: text.length,
-    word_count: splitWords(text).length,
+    word_count: await countWords(text),
     link_count: linkCount,
     likely_article: text.length > LIKELY_ARTICLE_MIN_CHARS,
   };

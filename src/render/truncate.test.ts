@@ -5,14 +5,14 @@ import { countTokens } from '../tokens.js';
 const NO_CAP = { maxOutputTokens: 0 };
 
 describe('sliceContent', () => {
-  it('returns everything when no limit applies', () => {
-    const result = sliceContent('abcdef', { maxLength: 0, startIndex: 0, ...NO_CAP });
+  it('returns everything when no limit applies', async () => {
+    const result = await sliceContent('abcdef', { maxLength: 0, startIndex: 0, ...NO_CAP });
     expect(result).toMatchObject({ text: 'abcdef', nextIndex: undefined, limitedBy: undefined });
     expect(truncationNotice(result, 'fetch')).toBe('');
   });
 
-  it('cuts at max_length and names the start_index that continues', () => {
-    const result = sliceContent('abcdefghij', { maxLength: 4, startIndex: 0, ...NO_CAP });
+  it('cuts at max_length and names the start_index that continues', async () => {
+    const result = await sliceContent('abcdefghij', { maxLength: 4, startIndex: 0, ...NO_CAP });
     expect(result).toMatchObject({ text: 'abcd', nextIndex: 4, limitedBy: 'max_length' });
     expect(truncationNotice(result, 'fetch')).toBe(
       '<error>Content truncated. The output has been limited to 4 characters</error>\n' +
@@ -20,22 +20,22 @@ describe('sliceContent', () => {
     );
   });
 
-  it('continues from start_index and stops inviting when the end is reached', () => {
-    const second = sliceContent('abcdefghij', { maxLength: 4, startIndex: 4, ...NO_CAP });
+  it('continues from start_index and stops inviting when the end is reached', async () => {
+    const second = await sliceContent('abcdefghij', { maxLength: 4, startIndex: 4, ...NO_CAP });
     expect(second).toMatchObject({ text: 'efgh', nextIndex: 8 });
-    const last = sliceContent('abcdefghij', { maxLength: 4, startIndex: 8, ...NO_CAP });
+    const last = await sliceContent('abcdefghij', { maxLength: 4, startIndex: 8, ...NO_CAP });
     expect(last).toMatchObject({ text: 'ij', nextIndex: undefined });
     expect(truncationNotice(last, 'fetch')).toBe('');
   });
 
-  it('a start_index past the end returns nothing and no invitation', () => {
-    const result = sliceContent('abc', { maxLength: 0, startIndex: 10, ...NO_CAP });
+  it('a start_index past the end returns nothing and no invitation', async () => {
+    const result = await sliceContent('abc', { maxLength: 0, startIndex: 10, ...NO_CAP });
     expect(result).toMatchObject({ text: '', nextIndex: undefined, totalLength: 3 });
   });
 
-  it('caps output at MAX_OUTPUT_TOKENS with a real tokenizer, at a clean break', () => {
+  it('caps output at MAX_OUTPUT_TOKENS with a real tokenizer, at a clean break', async () => {
     const content = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n'.repeat(500);
-    const result = sliceContent(content, { maxLength: 0, startIndex: 0, maxOutputTokens: 100 });
+    const result = await sliceContent(content, { maxLength: 0, startIndex: 0, maxOutputTokens: 100 });
     expect(result.limitedBy).toBe('max_output_tokens');
     expect(countTokens(result.text)).toBeLessThanOrEqual(100);
     expect(result.text.endsWith('\n')).toBe(true);
@@ -43,9 +43,9 @@ describe('sliceContent', () => {
     expect(truncationNotice(result, 'read_url')).toContain('MAX_OUTPUT_TOKENS');
   });
 
-  it('a small max_length is honoured as is under the token cap', () => {
+  it('a small max_length is honoured as is under the token cap', async () => {
     const content = 'word '.repeat(1000);
-    const result = sliceContent(content, { maxLength: 50, startIndex: 0, maxOutputTokens: 20000 });
+    const result = await sliceContent(content, { maxLength: 50, startIndex: 0, maxOutputTokens: 20000 });
     expect(result).toMatchObject({ limitedBy: 'max_length', nextIndex: 50 });
   });
 });

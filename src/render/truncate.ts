@@ -34,7 +34,8 @@ function cleanBreak(text: string, end: number): number {
   return end;
 }
 
-export function sliceContent(content: string, options: SliceOptions): SliceResult {
+/** Async: the token cap is counted in slices with the event loop free between them (src/tokens.ts). */
+export async function sliceContent(content: string, options: SliceOptions): Promise<SliceResult> {
   const start = Math.min(options.startIndex, content.length);
   let rest = content.slice(start);
   let limitedBy: SliceResult['limitedBy'];
@@ -45,7 +46,7 @@ export function sliceContent(content: string, options: SliceOptions): SliceResul
   // The token cap applies only when the caller gave no explicit limit that is smaller: a max_length whose
   // characters already fit the cap is the caller's choice and is honoured as it is.
   if (options.maxOutputTokens > 0) {
-    const fits = prefixLengthWithinTokens(rest, options.maxOutputTokens);
+    const fits = await prefixLengthWithinTokens(rest, options.maxOutputTokens);
     if (fits < rest.length) {
       rest = rest.slice(0, cleanBreak(rest, fits));
       limitedBy = 'max_output_tokens';

@@ -74,7 +74,11 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
     ].filter((part) => part !== '');
     const heading = `Links found on ${args.url} (filter: ${args.filter}): ${counts.join(', ')}`;
     const lines = [...section('Internal links', wanted.internal), ...section('External links', wanted.external)];
-    const limited = limitLines(lines, { maxLength: 0, startIndex: 0, maxOutputTokens: engine.config.maxOutputTokens });
+    const limited = await limitLines(lines, {
+      maxLength: 0,
+      startIndex: 0,
+      maxOutputTokens: engine.config.maxOutputTokens,
+    });
     const capped = limited.limitedBy === 'max_output_tokens';
     const notice = capped ? '\n\n<error>The list was cut to stay within MAX_OUTPUT_TOKENS.</error>' : '';
     const status: Outcome = capped ? 'truncated' : fromCache ? 'from_cache' : 'ok';

@@ -18,11 +18,11 @@ const inputShape = {
 };
 
 /** The text for one page: the seed's heading, the content slice, and the notices placed as the seeds say. */
-export function renderPageText(
+export async function renderPageText(
   toolName: string,
   page: PageContent,
   options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number },
-): RenderedPage {
+): Promise<RenderedPage> {
   if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
     return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
   }
@@ -33,7 +33,7 @@ export function renderPageText(
       `start_index ${options.startIndex} is past the end of the content (${body.length} characters); nothing is left to read.`,
     );
   }
-  const slice = sliceContent(body, options);
+  const slice = await sliceContent(body, options);
   const notice = truncationNotice(slice, toolName);
   const failed = !options.raw && page.extractionFailed;
   const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', `Contents of ${page.url}:`, slice.text, notice];
@@ -57,7 +57,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal }) {
     const page = await engine.readPage(args.url, { signal });
-    const rendered = renderPageText('fetch', page, {
+    const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,
       startIndex: args.start_index,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { detectEmptyOutcome } from '../content/outcome.js';
 import type { Engine, LoadOptions, Outcome } from '../engine.js';
 import { isSameSite, rankLinks, type RankedLink } from '../extract/links.js';
-import { limitLines } from '../render/link-list.js';
+import { limitLines, shortenLinkPart } from '../render/link-list.js';
 import { booleanArgument, urlArgument } from './arguments.js';
 import { documentLinks, hasLinks, loadDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
@@ -45,7 +45,8 @@ export async function readSiteLinks(engine: Engine, url: string, options: LoadOp
 
 /** One line per link, as the seeds show it: `- Text: url`, or `- url` without titles or text. */
 export function linkLine(link: RankedLink, titles: boolean): string {
-  return titles && link.text !== '' ? `- ${link.text}: ${link.url}` : `- ${link.url}`;
+  const url = shortenLinkPart(link.url);
+  return titles && link.text !== '' ? `- ${shortenLinkPart(link.text)}: ${url}` : `- ${url}`;
 }
 
 export const linksTool: ToolDefinition<typeof inputShape> = {
@@ -77,7 +78,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     }
     const chosen = site.links.slice(0, args.max_links);
     // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS) still holds for a very large max_links.
-    const limited = limitLines(
+    const limited = await limitLines(
       chosen.map((link) => linkLine(link, args.titles)),
       { maxLength: 0, startIndex: 0, maxOutputTokens: engine.config.maxOutputTokens },
     );

@@ -5,12 +5,13 @@ import { z } from 'zod';
 import type { PageContent } from '../engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
+import { shortenLinkPart } from '../render/link-list.js';
 import { sliceContent, truncationNotice } from '../render/truncate.js';
-import { countTokens } from '../tokens.js';
+import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
 import { EXTRACTION_FAILED_NOTICE } from './fetch-tool.js';
 import { finalOutcome, statusLine, structuredPage } from './page-output.js';
-import { splitWords } from '../render/scraper-json.js';
+import { countWords } from '../render/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -29,8 +30,8 @@ const inputShape = {
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
 export function markdownLink(text: string, url: string): string {
-  const label = (text || url).replace(/[[\]\\]/g, '\\$&');
-  return `[${label}](${url.replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
+  const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
+  return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
 }
 
 async function linksSection(page: PageContent, context: ToolContext): Promise<string> {
@@ -67,14 +68,14 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
         `start_index ${args.start_index} is past the end of the content (${body.length} characters); nothing is left to read.`,
       );
     }
-    const slice = sliceContent(body, {
+    const slice = await sliceContent(body, {
       maxLength,
       startIndex: args.start_index,
       maxOutputTokens: engine.config.maxOutputTokens,
     });
     const truncated = slice.nextIndex !== undefined;
-    const words = splitWords(page.content).length;
-    const tokens = countTokens(page.content);
+    const words = await countWords(page.content);
+    const tokens = await countTokensAsync(page.content);
     const header = [
       `Title: ${page.title ?? '(none)'}`,
       `URL: ${page.finalUrl}`,

@@ -13,7 +13,7 @@ import type { Engine, LoadOptions, Outcome } from '../engine.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../render/scraper-json.js';
-import { countTokens, prefixLengthWithinTokens } from '../tokens.js';
+import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, urlArgument } from './arguments.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, type LoadedDocument } from './load-document.js';
@@ -171,9 +171,18 @@ async function scrapeDocument(
  * MAX_OUTPUT_TOKENS holds for this JSON too: raw_html is left out first, then `text` (and the chunks made from
  * it) is cut at a word. References, outline and metadata stay complete.
  */
-function fitTokenCap(result: WebScraperResult, chunkSize: number | undefined, cap: number): WebScraperResult {
-  const size = (value: WebScraperResult) => countTokens(JSON.stringify(value, null, 2));
-  if (cap <= 0 || size(result) <= cap) return result;
+async function fitTokenCap(
+  result: WebScraperResult,
+  chunkSize: number | undefined,
+  cap: number,
+): Promise<WebScraperResult> {
+  // Counted only up to the cap (src/tokens.ts), and a text or page far over the cap is not even serialized: the
+  // work is bounded by the cap, not by the page.
+  const fits = async (value: WebScraperResult) =>
+    !surelyOverTokens(value.text.length + (value.raw_html?.length ?? 0), cap) &&
+    (await tokensWithin(JSON.stringify(value, null, 2), cap)) !== undefined;
+  const size = async (value: WebScraperResult) => (await tokensWithin(JSON.stringify(value, null, 2), cap)) ?? cap;
+  if (cap <= 0 || (await fits(result))) return result;
   let fitted: WebScraperResult = result;
   const notices: string[] = [];
   if (fitted.raw_html !== undefined) {
@@ -181,11 +190,14 @@ function fitTokenCap(result: WebScraperResult, chunkSize: number | undefined, ca
     fitted = rest;
     notices.push('raw_html was left out to stay within MAX_OUTPUT_TOKENS');
   }
-  if (size(fitted) > cap) {
-    const overhead = size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
+  if (!(await fits(fitted))) {
+    const overhead = await size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
     // With chunks the words appear twice (text and chunks): each gets half of what is left.
     const budget = Math.max(0, Math.floor((cap - overhead) / (fitted.chunks ? 2 : 1)) - 50);
-    const cut = fitted.text.slice(0, prefixLengthWithinTokens(fitted.text, budget)).replace(/\S*$/, '').trimEnd();
+    const cut = fitted.text
+      .slice(0, await prefixLengthWithinTokens(fitted.text, budget))
+      .replace(/\S*$/, '')
+      .trimEnd();
     notices.push(`text was cut to ${cut.length} of ${fitted.text.length} characters to stay within MAX_OUTPUT_TOKENS`);
     const ids = fitted.references.map((reference) => reference.id);
     fitted = { ...fitted, text: cut, chunks: chunkSize ? chunkText(cut, ids, chunkSize) : undefined };
@@ -237,7 +249,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       text: scraped.text,
       references: scraped.references,
       outline: scraped.outline,
-      quality: qualityOf(scraped.text, scraped.references.length),
+      quality: await qualityOf(scraped.text, scraped.references.length),
       hidden_blocks_dropped: scraped.hiddenBlocksDropped,
       ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
       // Everything else here is clean at its source (scrapeHtml, readPage); the raw body is cleaned here, before
@@ -245,7 +257,11 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...(args.include_html && document.kind === 'html' ? { raw_html: cleanText(document.text) } : {}),
       ...(notice ? { notice } : {}),
     };
-    const result = fitTokenCap(full, args.include_chunks ? args.chunk_size : undefined, engine.config.maxOutputTokens);
+    const result = await fitTokenCap(
+      full,
+      args.include_chunks ? args.chunk_size : undefined,
+      engine.config.maxOutputTokens,
+    );
     return {
       text: JSON.stringify(result, null, 2),
       structured: {

@@ -52,7 +52,7 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
     };
   }
   const lines = site.links.map((link) => linkLine(link, true));
-  const limited = limitLines(lines, {
+  const limited = await limitLines(lines, {
     maxLength: args.max_length,
     startIndex: args.start_index,
     maxOutputTokens: engine.config.maxOutputTokens,
@@ -94,7 +94,7 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
     const page = await context.engine.readPage(args.url, { signal: context.signal });
-    const rendered = renderPageText('web', page, {
+    const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',
       maxLength: args.max_length,
       startIndex: args.start_index,
