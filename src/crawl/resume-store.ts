@@ -10,6 +10,11 @@ import { join } from 'node:path';
 import type { CrawlState } from './bfs.js';
 
 export interface ResumeStore {
+  /**
+   * Whether a state saved here survives this process (files, a shared store). A crawl stopped by a shutdown is
+   * only worth an id when it does: an id in memory would die with the process that hands it out.
+   */
+  readonly outlivesProcess: boolean;
   /** Keeps the state and returns the id that continues it. */
   save(state: CrawlState): Promise<string>;
   /** The state and its removal, or undefined when the id is unknown, used or expired. */
@@ -46,6 +51,7 @@ export function createMemoryResumeStore(options: ResumeStoreOptions): ResumeStor
   }
 
   return {
+    outlivesProcess: false,
     async save(state) {
       dropExpired();
       while (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
@@ -81,6 +87,7 @@ export function createFileResumeStore(dir: string, options: ResumeStoreOptions):
   }
 
   return {
+    outlivesProcess: true,
     async save(state) {
       await mkdir(dir, { recursive: true, mode: 0o700 });
       await removeExpired();

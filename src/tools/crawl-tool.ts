@@ -266,6 +266,11 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
     result = await crawlSite({ ...scope, ...runtime }, io);
   }
   if (!result.resume) return { result, notes };
+  if (result.stopReason === 'stopped' && !store.outlivesProcess) {
+    // The server is going away and its resume store with it: an id would not work. Say so instead.
+    const restart = 'this server is shutting down, so the crawl cannot be continued on it: call crawl with url again';
+    return { result, notes: [...notes, restart] };
+  }
   return { result, notes, continueFrom: await store.save(result.resume) };
 }
 

@@ -227,7 +227,7 @@ describe('crawl within max_seconds elsewhere', () => {
     }
   });
 
-  it('a graceful stop (server shutdown) returns the partial result, marked as stopped, with continue_from', async () => {
+  it('a graceful stop (server shutdown) returns the partial result, marked as stopped, and no id that dies with the server', async () => {
     const { start } = slowTree();
     const engine = createEngine(
       resolveConfig({ ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0', FETCH_TIMEOUT: '20000' }),
@@ -242,9 +242,10 @@ describe('crawl within max_seconds elsewhere', () => {
       expect(data.stop_reason).toBe('stopped');
       expect(data.pages_read).toBe(2);
       expect(output.text).toContain('- Stopped: server shutting down');
-      expect(output.text).toMatch(CONTINUE_LINE);
-      const rest = await runTool(crawlTool, { continue_from: data.continue_from }, { engine });
-      expect((rest.structured as unknown as CrawlToolResult).stop_reason).toBe('frontier_empty');
+      // The in-memory resume store goes with the process: no continue_from, and the agent is told to start again.
+      expect(output.text).not.toMatch(CONTINUE_LINE);
+      expect(data.continue_from).toBeUndefined();
+      expect(output.text).toContain('cannot be continued on it: call crawl with url again');
     } finally {
       await engine.close();
     }
