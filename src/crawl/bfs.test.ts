@@ -242,8 +242,21 @@ describe('crawlSite', () => {
       requested.push(url);
       return { urls: [`${ORIGIN}/docs/orphan`, `${ORIGIN}/blog/x`, `${ORIGIN}/docs/a`], sitemaps: [] };
     };
+    const order: string[] = [];
+    const readPage = io.readPage;
+    io.readPage = (url, signal) => {
+      order.push(url);
+      return readPage(url, signal);
+    };
+    const loadSitemap = io.loadSitemap;
+    io.loadSitemap = (url, signal) => {
+      order.push(url);
+      return loadSitemap(url, signal);
+    };
     const result = await crawlSite(options({ url: `${ORIGIN}/docs/` }), io);
     expect(requested).toEqual([`${ORIGIN}/map.xml`]);
+    // The start page is asked for before the sitemap: on one host the sitemap would otherwise hold it back.
+    expect(order.slice(0, 2)).toEqual([`${ORIGIN}/docs/`, `${ORIGIN}/map.xml`]);
     expect(result.pages.map((page) => new URL(page.url).pathname)).toEqual(['/docs/', '/docs/a', '/docs/orphan']);
   });
 

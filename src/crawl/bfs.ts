@@ -295,6 +295,9 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     await turn;
   }
 
+  let firstRequestMade!: () => void;
+  const firstRequest = new Promise<void>((resolve) => (firstRequestMade = resolve));
+
   async function visit(entry: Entry): Promise<TaskResult> {
     try {
       signal.throwIfAborted();
@@ -305,7 +308,9 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
         }
         if (rules.crawlDelaySeconds) await waitForTurn(entry.url, rules.crawlDelaySeconds);
       }
-      const page = await io.readPage(entry.url, signal);
+      const reading = io.readPage(entry.url, signal);
+      firstRequestMade(); // the page's request is queued: a sitemap's request to the same host goes behind it
+      const page = await reading;
       if (page.unreadable) return { kind: 'error', entry, ...page.unreadable };
       if (!page.html) return { kind: 'page', entry, page, links: [], canonical: undefined };
       const found = page.links ?? (await io.extractLinks(page.html, page.finalUrl));
@@ -313,6 +318,8 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     } catch (error) {
       if (signal.aborted) throw error;
       return failureOf(entry, error);
+    } finally {
+      firstRequestMade();
     }
   }
 
@@ -348,7 +355,9 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
   }
   // A continuation whose first call stopped before the sitemaps were merged reads them again (from the cache).
   let sitemapsMerged = resume?.sitemapsMerged ?? false;
-  const sitemapUrls = sitemapsMerged ? Promise.resolve([]) : readSitemaps();
+  // The sitemap is asked for after the first page of this call: on one host, with PER_DOMAIN_INTERVAL between
+  // requests, asking first would hold the start page back by a whole interval — a page a short max_seconds misses.
+  const sitemapUrls = sitemapsMerged ? Promise.resolve([]) : firstRequest.then(readSitemaps);
   sitemapUrls.catch(() => undefined); // awaited in commit, or abandoned when the crawl halts first
 
   // Links as pages spell them, already judged: a site's navigation repeats the same links on every page, and
