@@ -6,14 +6,13 @@
 //
 //   npm run bench:http                       → a Markdown table on stdout
 //   npm run bench:http -- --amount 5000      → more calls per run
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import process from 'node:process';
-import { clearTimeout, setTimeout } from 'node:timers';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { serveHttp } from './serve-http.mjs';
 
 const { values } = parseArgs({
   options: { amount: { type: 'string', default: '1000' }, concurrency: { type: 'string', default: '16,64' } },
@@ -31,25 +30,7 @@ await new Promise((resolve) => fixture.listen(0, '127.0.0.1', resolve));
 const hostPort = `127.0.0.1:${fixture.address().port}`;
 const pageUrl = `http://${hostPort}/article`;
 
-const server = spawn(process.execPath, [`${root}dist/cli/main.js`, 'serve', '--http', '--port', '0'], {
-  env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: hostPort },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-const baseUrl = await new Promise((resolve, reject) => {
-  let stderr = '';
-  const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 15000);
-  const onData = (chunk) => {
-    stderr += chunk;
-    const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
-    if (match) {
-      clearTimeout(timer);
-      server.stderr.off('data', onData);
-      server.stderr.resume(); // one log line per request; drained, not kept
-      resolve(match[1]);
-    }
-  };
-  server.stderr.on('data', onData);
-});
+const { child: server, baseUrl, stop } = await serveHttp(`${root}dist/cli/main.js`, { ALLOW_PRIVATE_HOSTS: hostPort });
 
 /** Resident set size of the server process in MB, current and peak (Linux /proc). */
 function serverMemory() {
@@ -99,8 +80,7 @@ for (const connections of levels) {
 // The front door alone, for scale: the same server answering GET /healthz (no tool, no engine).
 const health = await autocannon({ url: `${baseUrl}/healthz`, connections: 64, amount });
 
-server.kill('SIGTERM');
-await new Promise((resolve) => server.once('exit', resolve));
+await stop();
 fixture.close();
 
 const mb = (value) => value.toFixed(0);

@@ -16,17 +16,17 @@
 //   npm run bench:load -- --cli /tmp/old/dist/cli/main.js   → the same against another build
 //
 // The run is bounded: every client call has a time-out, every server is closed at the end.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpus } from 'node:os';
 import process from 'node:process';
-import { clearTimeout, setTimeout } from 'node:timers';
+import { setTimeout } from 'node:timers';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Agent, fetch } from 'undici';
+import { serveHttp } from './serve-http.mjs';
 
 /* global AbortSignal */
 
@@ -121,24 +121,8 @@ const allOrigins = [main, ...apiOrigins, ...stalled, healthy];
 // ---------------------------------------------------------------------------------------------------------------
 // The server under test, at the seeds' defaults: only ALLOW_PRIVATE_HOSTS is set (to reach the loopback origins).
 
-const server = spawn(process.execPath, [cliPath, 'serve', '--http', '--port', '0'], {
-  env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: allOrigins.map((o) => o.hostPort).join(',') },
-  stdio: ['ignore', 'ignore', 'pipe'],
-});
-const baseUrl = await new Promise((resolve, reject) => {
-  let stderr = '';
-  const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20000);
-  const onData = (chunk) => {
-    stderr += chunk;
-    const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
-    if (match) {
-      clearTimeout(timer);
-      server.stderr.off('data', onData);
-      server.stderr.resume(); // one log line per request: drained, not kept
-      resolve(match[1]);
-    }
-  };
-  server.stderr.on('data', onData);
+const { baseUrl, stop } = await serveHttp(cliPath, {
+  ALLOW_PRIVATE_HOSTS: allOrigins.map((o) => o.hostPort).join(','),
 });
 
 // The bench's own HTTP client: no connection limit of its own, so the server's admission control is what is measured.
@@ -422,17 +406,7 @@ if (!values['skip-crawl']) {
 
 report.push(`Whole run: ${((Date.now() - started) / 1000).toFixed(0)} s.`);
 
-server.kill('SIGTERM');
-await new Promise((resolve) => {
-  const timer = setTimeout(() => {
-    server.kill('SIGKILL');
-    resolve();
-  }, 15_000);
-  server.once('exit', () => {
-    clearTimeout(timer);
-    resolve();
-  });
-});
+await stop();
 await Promise.all(allOrigins.map((origin) => origin.close()));
 await dispatcher.close();
 process.stdout.write(`${report.join('\n')}\n`);
