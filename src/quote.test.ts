@@ -17,3 +17,11 @@ describe('quoteInput', () => {
     expect(quoteInput('ab😀cd', 3)).toBe('ab… (6 characters)');
   });
 });
+
+describe('quoteInput cleans what it echoes', () => {
+  it('drops control, bidi and invisible characters from a quoted input, short or long', () => {
+    expect(quoteInput('fe\u0007tch\u202e\u200b')).toBe('fetch');
+    const long = `\u202e${'a'.repeat(300)}`;
+    expect(quoteInput(long)).toBe(`${'a'.repeat(199)}… (301 characters)`);
+  });
+});
