@@ -1,7 +1,7 @@
 // Any failure becomes one tool output: the message an agent can act on, its error class and stable code, and the
 // outcome status. Front doors translate this once each (MCP isError, HTTP success:false, CLI stderr + exit code).
 import type { Outcome } from '../engine.js';
-import { errorMessage, FetchError, HttpStatusError, SecurityError, WebReaderError } from '../errors.js';
+import { errorMessage, FetchError, HttpStatusError, SecurityError, TimeoutError, WebReaderError } from '../errors.js';
 import { QUOTE_MAX, quoteInput } from '../quote.js';
 import type { ToolOutput } from './types.js';
 
@@ -22,8 +22,15 @@ export function outcomeOfError(error: unknown): Outcome {
   return 'error';
 }
 
+/** Seconds the failure says to wait before trying again: a busy queue's estimate, a 429/503's Retry-After. */
+function retryAfterOf(error: unknown): number | undefined {
+  if (error instanceof HttpStatusError || error instanceof TimeoutError) return error.retryAfterSeconds;
+  return undefined;
+}
+
 export function failureOutput(error: unknown): ToolOutput {
   const known = error instanceof WebReaderError;
+  const retryAfter = retryAfterOf(error);
   return {
     text: boundedMessage(error),
     structured: {
@@ -32,6 +39,8 @@ export function failureOutput(error: unknown): ToolOutput {
         type: known ? error.name : 'Error',
         code: known ? error.code : 'INTERNAL',
         message: boundedMessage(error),
+        // Machine-readable, for a client that schedules its retry (QUEUE_TIMEOUT, RATE_LIMITED).
+        ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),
       },
     },
     isError: true,

@@ -9,7 +9,12 @@ import { startTestHttpServer, type TestHttpServer } from './http-harness.js';
 interface ApiResult {
   success: boolean;
   result:
-    ({ status: string; text?: string; error?: { code: string; message: string } } & Record<string, unknown>) | null;
+    | ({
+        status: string;
+        text?: string;
+        error?: { code: string; message: string; retry_after_seconds?: number };
+      } & Record<string, unknown>)
+    | null;
   error: string | null;
 }
 
@@ -87,6 +92,9 @@ describe('the request queue through the JSON API', () => {
     expect(Date.now() - started).toBeLessThan(1500); // not after waiting out the 2.5 s limit
     expect(third.success).toBe(false);
     expect(third.result?.error?.code).toBe('QUEUE_TIMEOUT');
+    // The wait, as data, for a client that schedules its retry.
+    expect(third.result?.error?.retry_after_seconds).toBeGreaterThanOrEqual(2);
+    expect(third.error).toContain(`retry in ${third.result?.error?.retry_after_seconds} s`);
     expect(third.error).toMatch(
       new RegExp(`^busy: [12] requests ahead for host ${site!.hostPort}, retry in [234] s\\.`),
     );
