@@ -28,6 +28,8 @@ export interface FixtureServer {
   url(path: string): string;
   /** Requests received so far for a path: by pathname ('/html'), or exactly when the argument has a query. */
   hits(path: string): number;
+  /** TCP connections accepted so far (keep-alive reuses one for several requests). */
+  connections(): number;
   /** Adds a route (exact path, or with :params as in '/thing/:id'); later routes win over earlier and built-in ones. */
   route(path: string, handler: RouteHandler): void;
   /** Closes the server and every open connection (slow and endless routes never finish by themselves). */
@@ -422,6 +424,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     html(res, `<h1>No fixture route for ${url.pathname}</h1>`, 404);
   });
 
+  let connections = 0;
+  server.on('connection', () => (connections += 1));
+
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const hostPort = `127.0.0.1:${port}`;
@@ -431,6 +436,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     port,
     url: (path) => `http://${hostPort}${path.startsWith('/') ? '' : '/'}${path}`,
     hits: (path) => hitCounts.get(path) ?? 0,
+    connections: () => connections,
     route(path, handler) {
       routes.unshift({ pattern: compile(path), handler });
     },

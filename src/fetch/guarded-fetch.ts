@@ -3,9 +3,14 @@
 //    guarded connector (guarded-connect.ts), which undici calls for every new socket;
 //  - redirects are followed here, not by undici, so each Location goes through checkUrl (RFC 9110 §15.4);
 //  - one deadline (FETCH_TIMEOUT) covers DNS, connect, TLS, headers and body of the whole chain, including a
-//    retry. Each call gets its own dispatchers, whose connector knows the call's signal (undici passes a
-//    connector no signal of its own); they are destroyed when the call ends, so nothing the call opened
-//    outlives it. The cost is no keep-alive across calls; TLS sessions are still resumed (one shared connector);
+//    retry. undici passes a connector no signal, so a call's dispatchers (a "call network") belong to one call
+//    at a time and their connector reads the signal of the call that owns them: every connect they start is for
+//    that call's own requests, and its deadline or cancellation ends that connect and no other call's;
+//  - keep-alive across calls: a call that ends cleanly (not aborted, nothing queued or running) hands its network
+//    to the next call of an origin it holds an open connection to, for at most IDLE_NETWORK_MS (see IdleNetworks);
+//    anything else is destroyed when the call ends. One long-lived Agent was rejected: undici fails EVERY request
+//    queued on a client with the error of the connect that failed (client.js handleConnectError → onError), and
+//    reconnects from socket callbacks outside any request's stack, so no connect can be tied to one call there;
 //  - the body is limited after decompression (read-body.ts).
 // Through a proxy we still resolve and check the target ourselves and make the proxy reach the checked address
 // (guarded-connect.ts): https:// by CONNECT to "ip:port" (SNI and Host keep the name); plain http:// as a proxy
@@ -83,11 +88,105 @@ function statusError(url: URL, status: number, retryAfterSeconds: number | undef
   return new HttpStatusError(url.href, status, `HTTP error ${status} for ${url.href} (${hint}).`, retryAfterSeconds);
 }
 
-/** What one call opens, closed when it ends: the guarded agent and, for plain http:// via a proxy, its pools. */
+/**
+ * The dispatchers one call uses: the guarded agent and, for plain http:// via a proxy, its pools. Owned by one
+ * call at a time; `signal` is the owner's (an aborted one while idle, so a stray connect fails at once).
+ */
 interface CallNetwork {
-  readonly signal: AbortSignal;
+  signal: AbortSignal;
   readonly agent: Agent;
   readonly proxyPools: Map<string, Pool>;
+}
+
+/** How long an idle network waits for the next call: undici's default keep-alive timeout (4 s), RFC 9112 §9.3. */
+export const IDLE_NETWORK_MS = 4_000;
+/** At most this many idle networks (each holding its few keep-alive sockets) wait for a next call. */
+const MAX_IDLE_NETWORKS = 64;
+
+const IDLE = AbortSignal.abort(new Error('this connection pool is idle: no call owns it'));
+
+function destroyNetwork(network: CallNetwork): void {
+  // destroy, not close: a deadline may leave a socket mid-handshake or mid-body that must not linger.
+  network.agent.destroy().catch(() => {});
+  for (const pool of network.proxyPools.values()) pool.destroy().catch(() => {});
+}
+
+/** The key a network is found by: the origin it holds a connection to, or the proxy for plain http:// via one. */
+function proxyKey(proxyOrigin: string): string {
+  return `proxy ${proxyOrigin}`;
+}
+
+/**
+ * The keys of the open, idle connections of `network`, or undefined when anything is still queued, connecting
+ * or running in it (then it is not handed on: what it is doing belongs to the call that ended).
+ */
+function idleKeys(network: CallNetwork): string[] | undefined {
+  const keys: string[] = [];
+  for (const [origin, stats] of Object.entries(network.agent.stats)) {
+    if (stats.size > 0) return undefined;
+    if (Number(stats.connected) > 0) keys.push(origin);
+  }
+  for (const [origin, pool] of network.proxyPools) {
+    const stats = pool.stats;
+    if (stats.size > 0) return undefined;
+    if (stats.connected > 0) keys.push(proxyKey(origin));
+  }
+  return keys;
+}
+
+/**
+ * Networks whose call has ended, each kept for IDLE_NETWORK_MS for the next call to an origin it is connected
+ * to; the most recently used one first (its connection is the least likely to have been closed by the server).
+ */
+class IdleNetworks {
+  readonly #byKey = new Map<string, CallNetwork[]>();
+  readonly #entries = new Map<CallNetwork, { readonly keys: string[]; readonly timer: NodeJS.Timeout }>();
+
+  /** An idle network connected to `key`, now owned by the caller, or undefined. */
+  take(key: string): CallNetwork | undefined {
+    for (;;) {
+      const network = this.#byKey.get(key)?.at(-1);
+      if (!network) return undefined;
+      this.#remove(network);
+      // The server may have closed it meanwhile (undici drops the pool of a closed connection).
+      if (idleKeys(network)?.includes(key)) return network;
+      destroyNetwork(network);
+    }
+  }
+
+  /** Keeps a network whose call has ended, or destroys it when it is busy, unconnected or one too many. */
+  put(network: CallNetwork): void {
+    network.signal = IDLE;
+    const keys = idleKeys(network);
+    if (!keys || keys.length === 0) return destroyNetwork(network);
+    if (this.#entries.size >= MAX_IDLE_NETWORKS) {
+      const oldest = this.#entries.keys().next().value!;
+      this.#remove(oldest);
+      destroyNetwork(oldest);
+    }
+    const timer = setTimeout(() => {
+      this.#remove(network);
+      destroyNetwork(network);
+    }, IDLE_NETWORK_MS).unref();
+    this.#entries.set(network, { keys, timer });
+    for (const key of keys) {
+      const list = this.#byKey.get(key);
+      if (list) list.push(network);
+      else this.#byKey.set(key, [network]);
+    }
+  }
+
+  #remove(network: CallNetwork): void {
+    const entry = this.#entries.get(network);
+    if (!entry) return;
+    this.#entries.delete(network);
+    clearTimeout(entry.timer);
+    for (const key of entry.keys) {
+      const list = this.#byKey.get(key)!;
+      list.splice(list.indexOf(network), 1);
+      if (list.length === 0) this.#byKey.delete(key);
+    }
+  }
 }
 
 export function createFetcher(config: Config, dependencies: FetcherDependencies = {}): FetchPage {
@@ -99,22 +198,54 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
   const proxyConnect = buildConnector({});
   const proxyForUrl = (url: URL) => proxyFor(url, config);
 
-  function openCallNetwork(signal: AbortSignal): CallNetwork {
-    const connector = createGuardedConnector({
-      allowPrivateHosts: allow,
-      lookup,
-      connect,
-      signal,
-      proxyFor: proxyForUrl,
-      proxyIsEgressPolicy: config.proxyIsEgressPolicy,
-    });
-    return { signal, agent: new Agent({ connect: connector }), proxyPools: new Map() };
+  const idle = new IdleNetworks();
+
+  /** The key of the first request of a call to `url` (see IdleNetworks), or undefined when it will be refused. */
+  function firstKey(url: string): string | undefined {
+    try {
+      const target = new URL(url);
+      const proxy = target.protocol === 'http:' ? proxyForUrl(target) : undefined;
+      return proxy ? proxyKey(new URL(proxy).origin) : target.origin;
+    } catch {
+      return undefined;
+    }
   }
 
+  /** An idle network connected to the origin of `url`, or a new one; either way owned by the call of `signal`. */
+  function openCallNetwork(url: string, signal: AbortSignal): CallNetwork {
+    const key = firstKey(url);
+    const reused = key === undefined ? undefined : idle.take(key);
+    if (reused) {
+      reused.signal = signal;
+      return reused;
+    }
+    const network: CallNetwork = {
+      signal,
+      // Every new socket goes through the guarded connector, bounded by the signal of the call that owns the
+      // network when the connect starts: the connect is for that call's request (see the top of this file).
+      // One connection per origin: a call sends one request at a time, and it then waits for the connection
+      // it just used (undici marks it free a tick after the response ends) instead of opening a second one.
+      agent: new Agent({
+        connections: 1,
+        connect: (options, callback) =>
+          createGuardedConnector({
+            allowPrivateHosts: allow,
+            lookup,
+            connect,
+            signal: network.signal,
+            proxyFor: proxyForUrl,
+            proxyIsEgressPolicy: config.proxyIsEgressPolicy,
+          })(options, callback),
+      }),
+      proxyPools: new Map(),
+    };
+    return network;
+  }
+
+  /** Hands a network on for keep-alive when its call ended cleanly; destroys it otherwise. */
   function closeCallNetwork(network: CallNetwork): void {
-    // destroy, not close: a deadline may leave a socket mid-handshake or mid-body that must not linger.
-    network.agent.destroy().catch(() => {});
-    for (const pool of network.proxyPools.values()) pool.destroy().catch(() => {});
+    if (network.signal.aborted) destroyNetwork(network);
+    else idle.put(network);
   }
 
   /** Plain http:// through a proxy: an absolute-form request to the checked address (see the top of this file). */
@@ -135,7 +266,11 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     const proxyUrl = new URL(proxy);
     let pool = network.proxyPools.get(proxyUrl.origin);
     if (!pool) {
-      pool = new Pool(proxyUrl.origin, { connect: abortableConnector(proxyConnect, signal) });
+      // Like the agent's connector: bounded by the signal of the call owning the network when the connect starts.
+      pool = new Pool(proxyUrl.origin, {
+        connections: 1,
+        connect: (options, callback) => abortableConnector(proxyConnect, network.signal)(options, callback),
+      });
       network.proxyPools.set(proxyUrl.origin, pool);
     }
     const target = `http://${authority(hosts[0]!, url.port || '80')}${url.pathname}${url.search}`;
@@ -270,7 +405,7 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
-    const network = openCallNetwork(signal);
+    const network = openCallNetwork(url, signal);
     try {
       return await followChain(url, options, network, Date.now() + timeoutMs);
     } catch (error) {
