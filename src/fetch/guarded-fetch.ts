@@ -94,6 +94,8 @@ function statusError(url: URL, status: number, retryAfterSeconds: number | undef
  */
 interface CallNetwork {
   signal: AbortSignal;
+  /** Taken from IdleNetworks and its first request not sent yet: that request goes over an idle connection. */
+  handedOn: boolean;
   readonly agent: Agent;
   readonly proxyPools: Map<string, Pool>;
 }
@@ -104,6 +106,12 @@ export const IDLE_NETWORK_MS = 4_000;
 const MAX_IDLE_NETWORKS = 64;
 
 const IDLE = AbortSignal.abort(new Error('this connection pool is idle: no call owns it'));
+
+/** The error of a request whose connection was closed or reset under it before any response. */
+function isClosedConnection(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET' || code === 'EPIPE';
+}
 
 function destroyNetwork(network: CallNetwork): void {
   // destroy, not close: a deadline may leave a socket mid-handshake or mid-body that must not linger.
@@ -217,10 +225,12 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     const reused = key === undefined ? undefined : idle.take(key);
     if (reused) {
       reused.signal = signal;
+      reused.handedOn = true;
       return reused;
     }
     const network: CallNetwork = {
       signal,
+      handedOn: false,
       // Every new socket goes through the guarded connector, bounded by the signal of the call that owns the
       // network when the connect starts: the connect is for that call's request (see the top of this file).
       // One connection per origin: a call sends one request at a time, and it then waits for the connection
@@ -284,8 +294,15 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     return unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
   }
 
-  async function send(checked: CheckedUrl, shownUrl: string, headers: Record<string, string>, network: CallNetwork) {
+  async function send(
+    checked: CheckedUrl,
+    shownUrl: string,
+    headers: Record<string, string>,
+    network: CallNetwork,
+  ): Promise<Dispatcher.ResponseData> {
     const { signal } = network;
+    const overIdleConnection = network.handedOn;
+    network.handedOn = false;
     try {
       const proxy = checked.url.protocol === 'http:' ? proxyForUrl(checked.url) : undefined;
       if (proxy) return await sendViaProxy(proxy, checked, headers, network);
@@ -294,6 +311,9 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       return await unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
     } catch (error) {
       if (signal.aborted) throw error;
+      // A server may close an idle connection just as our request arrives on it. A GET is idempotent, so it is
+      // sent again, once, on a new connection (RFC 9112 §9.3.1, RFC 9110 §9.2.2); the closed one is gone.
+      if (overIdleConnection && isClosedConnection(error)) return send(checked, shownUrl, headers, network);
       if (error instanceof AddressRefusedError) {
         throw privateAddressError(checked.url.href, error.subject, error.reason, error.hostPort);
       }

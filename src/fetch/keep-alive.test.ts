@@ -102,6 +102,34 @@ describe('connections are reused across calls', () => {
     expect(page.status).toBe(200);
     expect(server.connections() - before).toBe(2);
   });
+
+  it('a request the server drops as it arrives on an idle connection is sent again on a new one', async () => {
+    // The race every keep-alive client meets: the server closes an idle connection as the next request arrives.
+    const served = new WeakSet<object>();
+    server.route('/once-per-connection', (req, res) => {
+      if (served.has(req.socket)) return void req.socket.destroy();
+      served.add(req.socket);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('fresh connection');
+    });
+    const fetchPage = fetcher();
+    const before = server.connections();
+    await fetchPage(server.url('/once-per-connection?1'));
+    const page = await fetchPage(server.url('/once-per-connection?2'));
+    expect(new TextDecoder().decode(page.body)).toBe('fresh connection');
+    expect(server.hits('/once-per-connection?2')).toBe(2);
+    expect(server.connections() - before).toBe(2);
+  });
+
+  it('is retried once only: a server that drops every request still fails the call', async () => {
+    server.route('/drop-second', (req, res) => {
+      if (req.url?.endsWith('?first')) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+      req.socket.destroy();
+    });
+    const fetchPage = fetcher();
+    await fetchPage(server.url('/drop-second?first'));
+    await expect(fetchPage(server.url('/drop-second?again'))).rejects.toMatchObject({ code: 'CONNECT_FAILED' });
+    expect(server.hits('/drop-second?again')).toBe(2);
+  });
 });
 
 describe("one call's deadline ends only its own connect", () => {

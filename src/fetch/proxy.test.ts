@@ -21,6 +21,8 @@ const log = {
   connects: [] as string[],
   requests: [] as Array<{ target: string; host: string | undefined; auth: string | undefined }>,
   tunnelBytes: [] as Buffer[],
+  /** TCP connections the proxy accepted. */
+  connections: 0,
 };
 
 // Our resolver's answers (the product's view of DNS).
@@ -91,6 +93,7 @@ beforeAll(async () => {
     });
     upstream.on('error', () => client.destroy());
   });
+  proxy.on('connection', () => (log.connections += 1));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
 
@@ -111,6 +114,7 @@ beforeEach(() => {
   log.connects.length = 0;
   log.requests.length = 0;
   log.tunnelBytes.length = 0;
+  log.connections = 0;
 });
 
 afterAll(async () => {
@@ -161,6 +165,21 @@ describe('plain http:// through HTTP_PROXY', () => {
     await expect(fetchPage(`http://rebind.test:${server.port}/`)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
     await expect(fetchPage(`http://${sentinel}/`)).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
     expect(log.requests).toEqual([]);
+  });
+
+  it('keeps its connection to the proxy across calls, and still pins each call to its own checked address', async () => {
+    const hostPort = `site.test:${server.port}`;
+    const fetchPage = fetcher({ HTTP_PROXY: proxyUrl, ALLOW_PRIVATE_HOSTS: hostPort });
+    await fetchPage(`http://${hostPort}/html`);
+    await fetchPage(`http://${hostPort}/html?again`);
+    await expect(fetchPage(`http://public.test:${server.port}/proxy-secret`)).rejects.toMatchObject({ status: 502 });
+    expect(log.requests.map((r) => r.target)).toEqual([
+      `http://127.0.0.1:${server.port}/html`,
+      `http://127.0.0.1:${server.port}/html?again`,
+      `http://93.184.216.34:${server.port}/proxy-secret`,
+    ]);
+    expect(log.connections).toBe(1);
+    expect(server.hits('/proxy-secret')).toBe(0);
   });
 
   it('bypasses the proxy for NO_PROXY hosts', async () => {
