@@ -46,6 +46,7 @@ Usage:
       --max-tokens N               token budget for all pages (DEFAULT_MAX_TOKENS, 100000)
       --max-pages N                at most N pages (default 100)
       --max-seconds N              stop after N seconds (default 45, at most 3600) and print how to continue
+      --json                       the crawl result as JSON (pages, summary, continue_from)
       --out DIR                    one .md file per page and index.md in DIR; the summary on stdout
                                    (a progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read)
   web-reader crawl --continue ID   continue a crawl stopped at its time limit (same scope and budgets, for
