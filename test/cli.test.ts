@@ -80,7 +80,7 @@ describe('usage errors exit 2 and name what is wrong', () => {
     ['a bad environment value', ['read', 'http://example.test/'], 'FETCH_TIMEOUT', { FETCH_TIMEOUT: 'soon' }],
     ['a bad flag value', ['read', 'http://example.test/', '--max-length', '-1'], '--max-length'],
     ['an unknown command', ['fly'], "Unknown command 'fly'"],
-    ['an unknown flag', ['read', '--bogus'], 'bogus'],
+    ['an unknown flag', ['read', '--bogus'], "Unknown option '--bogus'. Run web-reader --help."],
   ])('%s', async (_name, args, message, env = {}) => {
     const run = await cli(args, env);
     expect(run.code).toBe(2);

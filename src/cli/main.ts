@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveConfig, type Config, type ConfigFlags } from '../config.js';
 import { createEngine } from '../engine.js';
 import { errorMessage, InvalidArgumentError } from '../errors.js';
+import { quoteInput } from '../quote.js';
 import { runCrawlCommand } from './crawl-command.js';
 import { findTool, selectTools, type AnyTool } from '../tools/registry.js';
 import { runTool } from '../tools/run-tool.js';
@@ -248,9 +249,12 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   async (error: unknown) => {
     // Usage errors (bad flags, bad configuration) end here; tool failures were already reported by runOnce.
-    const usage =
-      error instanceof InvalidArgumentError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
-    await write(process.stderr, `web-reader: ${errorMessage(error)}`);
+    const code = (error as { code?: string }).code;
+    const usage = error instanceof InvalidArgumentError || code?.startsWith('ERR_PARSE_ARGS');
+    // node:util parseArgs explains an unknown option at length, about positionals; say what a person needs.
+    const unknown = code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && /'([^']*)'/.exec(errorMessage(error))?.[1];
+    const message = unknown ? `Unknown option '${quoteInput(unknown)}'. Run web-reader --help.` : errorMessage(error);
+    await write(process.stderr, `web-reader: ${message}`);
     process.exit(usage ? EXIT.USAGE : EXIT.FAILED);
   },
 );
