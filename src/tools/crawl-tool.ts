@@ -11,6 +11,7 @@ import { parseSitemap } from '../crawl/sitemap.js';
 import { parseUrlArgument, type Engine, type Outcome } from '../engine.js';
 import { errorMessage, HttpStatusError, InvalidArgumentError, SecurityError } from '../errors.js';
 import { ALLOW_ALL, disallowAll, parseRobots, robotsUrlFor, type RobotsRules } from '../fetch/robots.js';
+import { quoteInput } from '../quote.js';
 import { continueLine, renderCrawl } from '../render/crawl-report.js';
 import { urlArgument } from './arguments.js';
 import { loadDocument } from './load-document.js';
@@ -211,12 +212,12 @@ export function resumeStoreFor(engine: Engine): ResumeStore {
 async function takeResumeState(store: ResumeStore, id: string, ttlSeconds: number): Promise<CrawlState> {
   const state = await store.take(id.trim());
   if (state) return state;
-  const shown = id.length > 60 ? `${id.slice(0, 60)}… (${id.length} characters)` : id;
+  // Pages already read come from the cache only in the same process (a server, not a new CLI run): not promised.
   throw new InvalidArgumentError(
     'continue_from',
-    `continue_from '${shown}' is unknown or expired: a stopped crawl can be continued once, within ` +
-      `CRAWL_RESUME_TTL (${ttlSeconds} s), from the same server. Start a new crawl with url (pages already read ` +
-      `will come from the cache), or use the continue_from of the latest result.`,
+    `continue_from '${quoteInput(id, 60)}' is unknown or expired: a stopped crawl can be continued once, within ` +
+      `CRAWL_RESUME_TTL (${ttlSeconds} s), where it was started. Start a new crawl with url, or use the ` +
+      `continue_from of the latest result.`,
   );
 }
 
