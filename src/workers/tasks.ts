@@ -3,10 +3,16 @@ import { readPdfText } from '../content/pdf.js';
 import { extractArticle } from '../extract/extract-article.js';
 import { extractLinks } from '../extract/links.js';
 import { scrapeHtml } from '../extract/scrape.js';
+import { readArticle, readHtmlBody, readTextBody, readTwinBody } from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
   article: (input: { html: string; baseUrl: string; withLinks?: boolean }) =>
     extractArticle(input.html, { baseUrl: input.baseUrl, withLinks: input.withLinks }),
+  // readPage's own steps (src/workers/read-body.ts): bytes in, clean text out.
+  readText: readTextBody,
+  readHtml: readHtmlBody,
+  readTwin: readTwinBody,
+  readArticle: readArticle,
   links: (input: { html: string; baseUrl: string }) => extractLinks(input.html, input.baseUrl),
   scrape: (input: { html: string; baseUrl: string }) => scrapeHtml(input.html, input.baseUrl),
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
