@@ -47,9 +47,9 @@ function workerScript(): URL {
 const PDF_TIMEOUT_FACTOR = 6;
 
 // Decoding, rendering a feed or JSON, and cleaning a body are linear in its size, at most MAX_RESPONSE_SIZE: about
-// 0.5 s for a 9 MB feed on one core (issue 10). They used to run unbounded on the main thread, so a page limit set low to cut
-// slow extraction short must not fail them: they get the page limit, but never less than this. Past it the read
-// fails with EXTRACTION_TIMEOUT (there is no text yet to fall back to).
+// 0.5 s for a 9 MB feed on one core (issue 10). They used to run unbounded on the main thread, so a page limit set
+// low to cut slow extraction short must not fail them: they get the page limit, but never less than this. Past it
+// the read fails with EXTRACTION_TIMEOUT (there is no text yet to fall back to).
 const LINEAR_WORK_MIN_MS = 5000;
 
 export function createExtractor(config: Config, size = Math.max(1, Math.min(4, availableParallelism()))): Extractor {
