@@ -296,7 +296,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
       };
     }
     const html = await extractor.readHtml({ bytes: page.body, contentType, finalUrl: page.finalUrl });
-    const raw = html.raw ?? html.html;
+    const raw = html.raw;
     const twin = html.twinUrl === undefined ? undefined : await readMarkdownTwin(html.twinUrl, options);
     if (twin) {
       return {
@@ -312,7 +312,8 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     }
     let article: ArticleContent | undefined;
     try {
-      article = await extractor.readArticle({ html: html.html, baseUrl: page.finalUrl, withLinks: options.withLinks });
+      const input = { bytes: page.body, contentType, baseUrl: page.finalUrl, withLinks: options.withLinks };
+      article = await extractor.readArticle(input);
     } catch (error) {
       // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
       if (!(error instanceof ExtractionError)) throw error;

@@ -42,21 +42,20 @@ describe('readTextBody', () => {
 });
 
 describe('readHtmlBody', () => {
-  it('returns the HTML as sent for extraction, its clean copy, its title and its Markdown twin', () => {
+  it('returns the HTML clean, its title and its Markdown twin', () => {
     const html =
       '<html><head><title>A &amp; B\u200b</title><link rel="alternate" type="text/markdown" href="/a.md"></head>' +
       '<body><p>Hi\u200b</p></body></html>';
     const body = readHtmlBody({ bytes: bytes(html), contentType: 'text/html', finalUrl: 'https://site.test/a' });
-    expect(body.html).toBe(html);
     expect(body.raw).toBe(html.replace(/\u200b/g, ''));
     expect(body.title).toBe('A & B');
     expect(body.twinUrl).toBe('https://site.test/a.md');
   });
 
-  it('leaves out what is absent or the same as the HTML', () => {
+  it('leaves out a title and a twin the page does not have', () => {
     const html = '<html><body><p>Hi</p></body></html>';
     expect(readHtmlBody({ bytes: bytes(html), contentType: 'text/html', finalUrl: 'https://site.test/' })).toEqual({
-      html,
+      raw: html,
     });
   });
 });
@@ -82,7 +81,7 @@ describe('readArticle', () => {
 
   it('returns the main content under its title heading, clean', () => {
     const html = `<html><head><title>Title\u200b</title></head><body><article><p>${words}\u202e</p></article></body></html>`;
-    const article = readArticle({ html, baseUrl: 'https://site.test/' });
+    const article = readArticle({ bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' });
     expect(article.title).toBe('Title');
     expect(article.content).toMatch(/^# Title\n\nThe article has enough/);
     expect(article.content).not.toMatch(/[\u200b\u202e]/);
@@ -91,7 +90,7 @@ describe('readArticle', () => {
 
   it('says needs_js for an app shell, with no content', () => {
     const html = '<html><head><title>App</title></head><body><div id="root"></div><script>1</script></body></html>';
-    const article = readArticle({ html, baseUrl: 'https://site.test/' });
+    const article = readArticle({ bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' });
     expect(article.emptyOutcome).toBe('needs_js');
     expect(article.content).toBeUndefined();
   });

@@ -63,25 +63,25 @@ export interface HtmlBodyInput {
 }
 
 export interface HtmlBody {
-  /** The decoded HTML as the server sent it: what extraction reads. */
-  readonly html: string;
-  /** `html` clean; absent when it is `html` itself. */
-  readonly raw?: string;
+  /** The decoded HTML, clean. */
+  readonly raw: string;
   /** The <title>, clean (for a page whose Markdown twin is used instead of extraction). */
   readonly title?: string;
   /** The page's declared text/markdown alternate (SPEC "Ask for Markdown first"). */
   readonly twinUrl?: string;
 }
 
-/** An HTML body decoded, with its clean copy, its title and its Markdown twin, all found in one pass off the loop. */
+/**
+ * An HTML body decoded and clean, with its title and its Markdown twin. Extraction (readArticle) decodes the bytes
+ * again in its own task rather than receive the HTML from here: the main thread then passes bytes, never the HTML
+ * string back and forth, and a page whose extraction is stopped still has its raw text for the fallback.
+ */
 export function readHtmlBody(input: HtmlBodyInput): HtmlBody {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const raw = cleanText(html);
   const title = htmlTitle(html);
   const twinUrl = findMarkdownTwin(html, input.finalUrl);
   return {
-    html,
-    ...(raw === html ? {} : { raw }),
+    raw: cleanText(html),
     ...(title === undefined ? {} : { title: cleanText(title) }),
     ...(twinUrl === undefined ? {} : { twinUrl }),
   };
@@ -102,7 +102,8 @@ export function readTwinBody(input: TwinBodyInput): string | undefined {
 }
 
 export interface ArticleInput {
-  readonly html: string;
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
   readonly baseUrl: string;
   readonly withLinks?: boolean;
 }
@@ -120,9 +121,10 @@ export interface ArticleContent {
 
 /** Main-content extraction and what follows from it: the outcome, the title heading, output hygiene. */
 export function readArticle(input: ArticleInput): ArticleContent {
-  const article = extractArticle(input.html, { baseUrl: input.baseUrl, withLinks: input.withLinks });
+  const { text: html } = decodeBody(input.bytes, input.contentType);
+  const article = extractArticle(html, { baseUrl: input.baseUrl, withLinks: input.withLinks });
   const title = article.title === undefined ? {} : { title: cleanText(article.title) };
-  const emptyOutcome = detectEmptyOutcome(input.html, article.textLength);
+  const emptyOutcome = detectEmptyOutcome(html, article.textLength);
   if (emptyOutcome) return { ...title, emptyOutcome, hiddenBlocksDropped: article.hiddenBlocksDropped };
   return {
     ...title,
