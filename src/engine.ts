@@ -95,6 +95,10 @@ export interface Engine {
   extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
   /** web_scraper's document: text with `[n]` markers, references, outline, metadata (off the main thread). */
   scrapeHtml(html: string, baseUrl: string): Promise<ScrapedHtml>;
+  /** A fetched body decoded by its charset, as the server sent it (off the main thread). */
+  decodeText(page: FetchedPage): Promise<string>;
+  /** A feed's entry links (off the main thread). */
+  extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
   close(): Promise<void>;
 }
 
@@ -369,6 +373,8 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
     scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
+    decodeText: (page) => extractor.decode(page.body, page.headers['content-type']),
+    extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     close: () => extractor.close(),
   };
 }

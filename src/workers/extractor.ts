@@ -33,6 +33,10 @@ export interface Extractor {
   readTwin(input: TwinBodyInput): Promise<string | undefined>;
   /** readPage's extraction: main content under its title, clean, and the empty/needs_js outcome. */
   readArticle(input: ArticleInput): Promise<ArticleContent>;
+  /** The body decoded by its charset (src/fetch/decode.ts), as the server sent it. */
+  decode(bytes: Uint8Array, contentType: string | undefined): Promise<string>;
+  /** A feed's entry links. */
+  feedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
   close(): Promise<void>;
 }
 
@@ -65,6 +69,8 @@ export function createExtractor(config: Config, size = Math.max(1, Math.min(4, a
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),
     readTwin: (input) => pool.run<string | undefined>('readTwin', input, linearLimitMs),
     readArticle: (input) => pool.run<ArticleContent>('readArticle', input, config.extractTimeoutMs),
+    decode: (bytes, contentType) => pool.run<string>('decode', { bytes, contentType }, linearLimitMs),
+    feedLinks: (xml, baseUrl) => pool.run<ExtractedLinks>('feedLinks', { xml, baseUrl }, linearLimitMs),
     close: () => pool.close(),
   };
 }

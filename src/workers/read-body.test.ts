@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readArticle, readHtmlBody, readTextBody, readTwinBody } from './read-body.js';
+import { feedLinks, readArticle, readHtmlBody, readTextBody, readTwinBody } from './read-body.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const base = { contentType: 'text/plain; charset=utf-8', mediaType: 'text/plain', finalUrl: 'https://site.test/a' };
@@ -93,5 +93,17 @@ describe('readArticle', () => {
     const article = readArticle({ bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' });
     expect(article.emptyOutcome).toBe('needs_js');
     expect(article.content).toBeUndefined();
+  });
+});
+
+describe('feedLinks', () => {
+  it("lists a feed's entry links with their titles, skipping an entry without a link", () => {
+    const xml =
+      '<rss version="2.0"><channel><title>News</title><item><title>One</title><link>/1</link></item>' +
+      '<item><title>No link</title></item></channel></rss>';
+    expect(feedLinks({ xml, baseUrl: 'https://site.test/feed' })).toEqual({
+      links: [{ url: 'https://site.test/1', text: 'One' }],
+      hiddenBlocksDropped: 0,
+    });
   });
 });

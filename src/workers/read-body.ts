@@ -4,13 +4,13 @@
 // every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
 import { cleanText } from '../clean-text.js';
 import { detectEmptyOutcome } from '../content/outcome.js';
-import { parseFeed, renderFeed } from '../content/feed.js';
+import { feedEntries, parseFeed, renderFeed } from '../content/feed.js';
 import { htmlTitle } from '../content/html-title.js';
 import { findMarkdownTwin, markdownTwinNotice } from '../content/markdown-twin.js';
 import { renderNonHtml } from '../content/render-non-html.js';
 import type { ContentKind } from '../content/sniff.js';
 import { extractArticle } from '../extract/extract-article.js';
-import type { LinkTargets } from '../extract/links.js';
+import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
 import { decodeBody } from '../fetch/decode.js';
 import { disarmMarkdownLinks } from '../render/disarm-markdown.js';
 import { withTitleHeading } from '../render/title-heading.js';
@@ -134,4 +134,12 @@ export function readArticle(input: ArticleInput): ArticleContent {
     hiddenBlocksDropped: article.hiddenBlocksDropped,
     ...(article.links ? { links: article.links } : {}),
   };
+}
+
+/** A feed's entry links, for the tools that list links (SPEC "Content", feeds): an entry without a link is skipped. */
+export function feedLinks(input: { readonly xml: string; readonly baseUrl: string }): ExtractedLinks {
+  const links = feedEntries(input.xml, input.baseUrl)
+    .filter((entry) => entry.link !== '')
+    .map((entry) => ({ url: entry.link, text: entry.title }));
+  return { links, hiddenBlocksDropped: 0 };
 }

@@ -3,7 +3,8 @@ import { readPdfText } from '../content/pdf.js';
 import { extractArticle } from '../extract/extract-article.js';
 import { extractLinks } from '../extract/links.js';
 import { scrapeHtml } from '../extract/scrape.js';
-import { readArticle, readHtmlBody, readTextBody, readTwinBody } from './read-body.js';
+import { decodeBody } from '../fetch/decode.js';
+import { feedLinks, readArticle, readHtmlBody, readTextBody, readTwinBody } from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
   article: (input: { html: string; baseUrl: string; withLinks?: boolean }) =>
@@ -13,6 +14,10 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   readHtml: readHtmlBody,
   readTwin: readTwinBody,
   readArticle: readArticle,
+  // The tools that work on the page's own text (src/tools/load-document.ts).
+  decode: (input: { bytes: Uint8Array; contentType: string | undefined }) =>
+    decodeBody(input.bytes, input.contentType).text,
+  feedLinks,
   links: (input: { html: string; baseUrl: string }) => extractLinks(input.html, input.baseUrl),
   scrape: (input: { html: string; baseUrl: string }) => scrapeHtml(input.html, input.baseUrl),
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
