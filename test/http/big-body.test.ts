@@ -77,33 +77,26 @@ async function longestHealthzGap(done: Promise<unknown>): Promise<number> {
   return longest;
 }
 
-it(
-  "reads a 9 MB feed and 9 MB of JSON, and lists the feed's links, while /healthz keeps answering",
-  { timeout: 60_000 },
-  async () => {
-    expect(FEED.length).toBeGreaterThan(8 * 1024 * 1024);
-    const feedUrl = fixtures.url('/big-feed.xml');
-    const jsonUrl = fixtures.url('/big.json');
-    const calls = Promise.all([
-      call('read_url', { url: feedUrl, max_length: 2000 }),
-      call('read_url', { url: jsonUrl, max_length: 2000 }),
-    ]);
-    const longestGap = await longestHealthzGap(calls);
-    const [feed, json] = await calls;
-    // Generous: the old code held the loop for 500–700 ms on the feed alone; a free loop answers within tens of ms.
-    expect(longestGap).toBeLessThan(300);
+it('reads a 9 MB feed and 9 MB of JSON while /healthz keeps answering', { timeout: 60_000 }, async () => {
+  expect(FEED.length).toBeGreaterThan(8 * 1024 * 1024);
+  const feedUrl = fixtures.url('/big-feed.xml');
+  const jsonUrl = fixtures.url('/big.json');
+  const calls = Promise.all([
+    call('read_url', { url: feedUrl, max_length: 2000 }),
+    call('read_url', { url: jsonUrl, max_length: 2000 }),
+  ]);
+  const longestGap = await longestHealthzGap(calls);
+  const [feed, json] = await calls;
+  // Generous: the old code held the loop for 500–700 ms on the feed alone; a free loop answers within tens of ms.
+  expect(longestGap).toBeLessThan(300);
 
-    expect(feed.success).toBe(true);
-    // The feed rendered as Markdown (not fenced XML), its title and items clean.
-    expect(feed.result?.text).toContain('Big feed');
-    expect(feed.result?.text).toContain('Item 0');
-    expect(feed.result?.text).not.toContain('<item>');
-    expect(feed.result?.text).not.toMatch(/[\u200b\u202e]/);
-    expect(json.success).toBe(true);
-    // Pretty-printed: one key a line.
-    expect(json.result?.text).toMatch(/\n {4}"id": 0,\n/);
-    // The links tool lists the feed's entries.
-    expect(links.success).toBe(true);
-    expect(links.result?.text).toContain('http://feed.test/0');
-  },
-);
+  expect(feed.success).toBe(true);
+  // The feed rendered as Markdown (not fenced XML), its title and items clean.
+  expect(feed.result?.text).toContain('Big feed');
+  expect(feed.result?.text).toContain('Item 0');
+  expect(feed.result?.text).not.toContain('<item>');
+  expect(feed.result?.text).not.toMatch(/[\u200b\u202e]/);
+  expect(json.success).toBe(true);
+  // Pretty-printed: one key a line.
+  expect(json.result?.text).toMatch(/\n {4}"id": 0,\n/);
+});
