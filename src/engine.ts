@@ -5,7 +5,6 @@ import type { Config } from './config.js';
 import { PRODUCT_USER_AGENT } from './config.js';
 import { describeBinaryType, sniffContent, type ContentKind } from './content/sniff.js';
 import { renderNonHtml } from './content/render-non-html.js';
-import { renderPdf } from './content/pdf.js';
 import { ExtractionError, HttpStatusError, InvalidArgumentError, SecurityError } from './errors.js';
 import type { Article } from './extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from './extract/links.js';
@@ -252,17 +251,16 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     };
     if (kind === 'pdf') {
       const pdf = await extractor.readPdf(page.body);
-      const rendered = renderPdf(pdf, page.body.byteLength);
       return {
         ...base,
-        title: pdf.title === undefined ? undefined : cleanText(pdf.title),
+        title: pdf.title,
         raw: '',
-        content: cleanText(rendered.content),
+        content: pdf.content,
         extractionFailed: false,
-        outcome: rendered.outcome,
+        outcome: pdf.outcome,
         hiddenBlocksDropped: 0,
         pageCount: pdf.pageCount,
-        statusDetail: rendered.statusDetail,
+        statusDetail: pdf.statusDetail,
       };
     }
     if (kind === 'binary') {

@@ -1,7 +1,6 @@
 // Main-content extraction behind one small interface, run on a worker pool with a per-page time limit.
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
-import type { PdfText } from '../content/pdf.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/links.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
@@ -11,6 +10,7 @@ import type {
   ArticleInput,
   HtmlBody,
   HtmlBodyInput,
+  PdfBody,
   TextBody,
   TextBodyInput,
   TwinBodyInput,
@@ -23,8 +23,11 @@ export interface Extractor {
   links(html: string, baseUrl: string): Promise<ExtractedLinks>;
   /** web_scraper's text with `[n]` markers, references, outline and metadata. */
   scrape(html: string, baseUrl: string): Promise<ScrapedHtml>;
-  /** PDF text page by page; a PDF is many pages of work, so it gets PDF_TIMEOUT_FACTOR times the page limit. */
-  readPdf(bytes: Uint8Array): Promise<PdfText>;
+  /**
+   * A PDF's text as Markdown page by page, clean; a PDF is many pages of work, so it gets PDF_TIMEOUT_FACTOR times
+   * the page limit.
+   */
+  readPdf(bytes: Uint8Array): Promise<PdfBody>;
   /** A text body that is not HTML, decoded, rendered and clean (src/workers/read-body.ts). */
   readText(input: TextBodyInput): Promise<TextBody>;
   /** An HTML body decoded, with its clean copy, title and Markdown twin. */
@@ -64,7 +67,7 @@ export function createExtractor(config: Config, size = Math.max(1, Math.min(4, a
       pool.run<Article>('article', { html, baseUrl, withLinks: options?.withLinks }, config.extractTimeoutMs),
     links: (html, baseUrl) => pool.run<ExtractedLinks>('links', { html, baseUrl }, config.extractTimeoutMs),
     scrape: (html, baseUrl) => pool.run<ScrapedHtml>('scrape', { html, baseUrl }, config.extractTimeoutMs),
-    readPdf: (bytes) => pool.run<PdfText>('pdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
+    readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
     readText: (input) => pool.run<TextBody>('readText', input, linearLimitMs),
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),
     readTwin: (input) => pool.run<string | undefined>('readTwin', input, linearLimitMs),

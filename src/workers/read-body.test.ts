@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { feedLinks, readArticle, readHtmlBody, readTextBody, readTwinBody } from './read-body.js';
+import { makePdf } from '../../test/fixtures/content/make-pdf.mjs';
+import { feedLinks, readArticle, readHtmlBody, readPdfBody, readTextBody, readTwinBody } from './read-body.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const base = { contentType: 'text/plain; charset=utf-8', mediaType: 'text/plain', finalUrl: 'https://site.test/a' };
@@ -105,5 +106,15 @@ describe('feedLinks', () => {
       links: [{ url: 'https://site.test/1', text: 'One' }],
       hiddenBlocksDropped: 0,
     });
+  });
+});
+
+describe('readPdfBody', () => {
+  it('renders the pages as Markdown sections with the title and page count, clean', async () => {
+    const pdf = await readPdfBody({
+      bytes: makePdf({ title: 'Annual\u0007 Report', pages: ['Revenue\u0007 grew', 'Costs'] }),
+    });
+    expect(pdf).toMatchObject({ title: 'Annual Report', pageCount: 2, outcome: 'ok' });
+    expect(pdf.content).toBe('## Page 1\n\nRevenue grew\n\n## Page 2\n\nCosts');
   });
 });

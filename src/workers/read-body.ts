@@ -6,6 +6,7 @@ import { cleanText } from '../clean-text.js';
 import { detectEmptyOutcome } from '../content/outcome.js';
 import { feedEntries, parseFeed, renderFeed } from '../content/feed.js';
 import { htmlTitle } from '../content/html-title.js';
+import { readPdfText, renderPdf, type RenderedPdf } from '../content/pdf.js';
 import { findMarkdownTwin, markdownTwinNotice } from '../content/markdown-twin.js';
 import { renderNonHtml } from '../content/render-non-html.js';
 import type { ContentKind } from '../content/sniff.js';
@@ -142,4 +143,22 @@ export function feedLinks(input: { readonly xml: string; readonly baseUrl: strin
     .filter((entry) => entry.link !== '')
     .map((entry) => ({ url: entry.link, text: entry.title }));
   return { links, hiddenBlocksDropped: 0 };
+}
+
+export interface PdfBody extends RenderedPdf {
+  /** The document's title, clean. */
+  readonly title?: string;
+  readonly pageCount: number;
+}
+
+/** A PDF's text as Markdown, page by page, clean; or the reason it has none (src/content/pdf.ts). */
+export async function readPdfBody(input: { readonly bytes: Uint8Array }): Promise<PdfBody> {
+  const pdf = await readPdfText(input.bytes);
+  const rendered = renderPdf(pdf, input.bytes.byteLength);
+  return {
+    ...rendered,
+    content: cleanText(rendered.content),
+    ...(pdf.title === undefined ? {} : { title: cleanText(pdf.title) }),
+    pageCount: pdf.pageCount,
+  };
 }
