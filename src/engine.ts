@@ -111,9 +111,6 @@ interface SharedFetch {
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-// Kept here for callers that imported it from the engine.
-export { withTitleHeading } from './render/title-heading.js';
-
 /**
  * The longest `url` argument accepted. Browsers and servers agree on no limit, but URLs past 8 KB fail in practice
  * (the common default limit of a request line: nginx `large_client_header_buffers` 8k, Apache `LimitRequestLine`
