@@ -1,19 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './config.js';
-import { createEngine, isBotChallenge, withTitleHeading } from './engine.js';
+import { createEngine, isBotChallenge } from './engine.js';
 import type { FetchedPage, FetchOptions } from './fetch/types.js';
 import type { Extractor } from './workers/extractor.js';
-
-describe('withTitleHeading', () => {
-  it('puts the title above content that has no opening heading', () => {
-    expect(withTitleHeading('Some text.', 'A  Title\n')).toBe('# A Title\n\nSome text.');
-  });
-  it('leaves content that already opens with a heading, or has no title, alone', () => {
-    expect(withTitleHeading('## Section\n\nText', 'Title')).toBe('## Section\n\nText');
-    expect(withTitleHeading('Text', undefined)).toBe('Text');
-    expect(withTitleHeading('Text', '   ')).toBe('Text');
-  });
-});
 
 describe('isBotChallenge', () => {
   it('recognises the cf-mitigated challenge header, not an ordinary 403', () => {

@@ -5,23 +5,18 @@ import type { Config } from './config.js';
 import { PRODUCT_USER_AGENT } from './config.js';
 import { describeBinaryType, sniffContent, type ContentKind } from './content/sniff.js';
 import { renderNonHtml } from './content/render-non-html.js';
-import { detectEmptyOutcome } from './content/outcome.js';
-import { parseFeed, renderFeed } from './content/feed.js';
-import { findMarkdownTwin, markdownTwinNotice } from './content/markdown-twin.js';
-import { renderPdf } from './content/pdf.js';
 import { ExtractionError, HttpStatusError, InvalidArgumentError, SecurityError } from './errors.js';
 import type { Article } from './extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from './extract/links.js';
 import type { ScrapedHtml } from './extract/scrape.js';
-import { decodeBody } from './fetch/decode.js';
 import { createFetcher } from './fetch/guarded-fetch.js';
 import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js';
 import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
 import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
 import { createExtractor, type Extractor } from './workers/extractor.js';
+import type { ArticleContent } from './workers/read-body.js';
 import { quoteInput } from './quote.js';
 import { cleanText } from './clean-text.js';
-import { disarmMarkdownLinks } from './render/disarm-markdown.js';
 
 /** What the agent learns about the outcome (SPEC "An outcome an agent can act on"). */
 export type Outcome =
@@ -99,6 +94,10 @@ export interface Engine {
   extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
   /** web_scraper's document: text with `[n]` markers, references, outline, metadata (off the main thread). */
   scrapeHtml(html: string, baseUrl: string): Promise<ScrapedHtml>;
+  /** A fetched body decoded by its charset, as the server sent it (off the main thread). */
+  decodeText(page: FetchedPage): Promise<string>;
+  /** A feed's entry links (off the main thread). */
+  extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
   close(): Promise<void>;
 }
 
@@ -111,22 +110,6 @@ interface SharedFetch {
 
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
-function htmlTitle(html: string): string | undefined {
-  const title = /<title\b[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.replace(/\s+/g, ' ').trim();
-  return title ? title.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>') : undefined;
-}
-
-/**
- * The page's title as a level-1 heading above the main content (as the seed's example output shows), unless the
- * content already opens with a heading: extractors drop an <h1> that repeats the <title>, and without it a model
- * reads a body with no name.
- */
-export function withTitleHeading(markdown: string, title: string | undefined): string {
-  const name = title?.replace(/\s+/g, ' ').trim();
-  if (!name || /^#{1,6} /.test(markdown.trimStart())) return markdown;
-  return `# ${name}\n\n${markdown}`;
-}
 
 /**
  * The longest `url` argument accepted. Browsers and servers agree on no limit, but URLs past 8 KB fail in practice
@@ -246,6 +229,10 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     });
   }
 
+  // Output hygiene at the source (src/clean-text.ts): every reader's text is clean before a tool counts its tokens,
+  // cuts it at max_length or continues it at start_index, so the numbers an agent sees match the text it gets.
+  // Markdown and text the page wrote itself keep their words, but links to other schemes than http, https and mailto
+  // are made literal (src/render/disarm-markdown.ts); extracted Markdown never has them (src/link-target.ts).
   async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
     const { page, fromCache } = await loadPage(url, options);
     const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
@@ -261,17 +248,16 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     };
     if (kind === 'pdf') {
       const pdf = await extractor.readPdf(page.body);
-      const rendered = renderPdf(pdf, page.body.byteLength);
       return {
         ...base,
         title: pdf.title,
         raw: '',
-        content: rendered.content,
+        content: pdf.content,
         extractionFailed: false,
-        outcome: rendered.outcome,
+        outcome: pdf.outcome,
         hiddenBlocksDropped: 0,
         pageCount: pdf.pageCount,
-        statusDetail: rendered.statusDetail,
+        statusDetail: pdf.statusDetail,
       };
     }
     if (kind === 'binary') {
@@ -281,70 +267,74 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
         ...base,
         title: undefined,
         raw: '',
-        content,
+        content: cleanText(content),
         extractionFailed: false,
         outcome: 'not_html',
         hiddenBlocksDropped: 0,
       };
     }
-    const { text } = decodeBody(page.body, page.headers['content-type']);
+    const contentType = page.headers['content-type'];
+    // From here on the worker pool decodes, renders and cleans (src/workers/read-body.ts): on a body of megabytes
+    // that is hundreds of milliseconds the event loop would otherwise be held. What comes back is already clean.
     if (kind !== 'html') {
-      const feed = kind === 'feed' ? parseFeed(text, page.finalUrl) : undefined;
-      const content = feed
-        ? renderFeed(feed)
-        : renderNonHtml({ kind, mediaType: page.mediaType, text, byteLength: page.body.byteLength });
-      const outcome = text.trim() === '' ? 'empty' : 'ok';
+      const body = await extractor.readText({
+        bytes: page.body,
+        contentType,
+        kind,
+        mediaType: page.mediaType,
+        finalUrl: page.finalUrl,
+      });
       return {
         ...base,
-        title: feed?.title || undefined,
-        raw: text,
-        content,
+        title: body.title,
+        raw: body.raw,
+        content: body.content ?? body.raw,
         extractionFailed: false,
-        outcome,
+        outcome: body.empty ? 'empty' : 'ok',
         hiddenBlocksDropped: 0,
       };
     }
-    const twin = await readMarkdownTwin(text, page.finalUrl, options);
+    const html = await extractor.readHtml({ bytes: page.body, contentType, finalUrl: page.finalUrl });
+    const raw = html.raw;
+    const twin = html.twinUrl === undefined ? undefined : await readMarkdownTwin(html.twinUrl, options);
     if (twin) {
       return {
         ...base,
-        title: htmlTitle(text),
-        raw: text,
-        content: `${markdownTwinNotice(twin.url)}\n\n${twin.markdown}`,
+        title: html.title,
+        raw,
+        content: twin.content,
         extractionFailed: false,
         outcome: 'ok',
         hiddenBlocksDropped: 0,
         markdownTwinUrl: twin.url,
       };
     }
-    let article: Article | undefined;
-    let extractionFailed = false;
+    let article: ArticleContent | undefined;
     try {
-      article = await extractor.extract(text, page.finalUrl, { withLinks: options.withLinks });
+      const input = { bytes: page.body, contentType, baseUrl: page.finalUrl, withLinks: options.withLinks };
+      article = await extractor.readArticle(input);
     } catch (error) {
       // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
       if (!(error instanceof ExtractionError)) throw error;
-      extractionFailed = true;
     }
     // Only a finished extraction can say a page is empty: one that failed says so, with the raw body.
-    const emptyOutcome = extractionFailed ? undefined : detectEmptyOutcome(text, article?.textLength ?? 0);
-    if (emptyOutcome) {
+    if (article?.emptyOutcome) {
       return {
         ...base,
-        title: article?.title,
-        raw: text,
+        title: article.title,
+        raw,
         content: '',
         extractionFailed: false,
-        outcome: emptyOutcome,
-        hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
+        outcome: article.emptyOutcome,
+        hiddenBlocksDropped: article.hiddenBlocksDropped,
       };
     }
-    extractionFailed ||= !article || article.markdown.trim() === '';
+    const extractionFailed = article?.content === undefined;
     return {
       ...base,
       title: article?.title,
-      raw: text,
-      content: extractionFailed ? text : withTitleHeading(article!.markdown, article!.title),
+      raw,
+      content: article?.content ?? raw,
       extractionFailed,
       outcome: 'ok',
       hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
@@ -355,43 +345,31 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   // SPEC "Ask for Markdown first": the page's own Markdown twin, fetched through the same guard, cache and
   // queue. Any failure (refused address, 404, HTML instead of Markdown) falls back to extracting the HTML.
   async function readMarkdownTwin(
-    html: string,
-    pageUrl: string,
+    url: string,
     options: LoadOptions,
-  ): Promise<{ url: string; markdown: string } | undefined> {
-    const url = findMarkdownTwin(html, pageUrl);
-    if (!url) return undefined;
+  ): Promise<{ url: string; content: string } | undefined> {
     try {
       const { page } = await loadPage(url, options);
       const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
       if (kind !== 'markdown' && kind !== 'text') return undefined;
-      const { text: markdown } = decodeBody(page.body, page.headers['content-type']);
-      return markdown.trim() === '' ? undefined : { url: page.finalUrl, markdown: markdown.trim() };
+      const input = { bytes: page.body, contentType: page.headers['content-type'], twinUrl: page.finalUrl };
+      const content = await extractor.readTwin(input);
+      return content === undefined ? undefined : { url: page.finalUrl, content };
     } catch (error) {
       if (options.signal?.aborted) throw error;
       return undefined; // the twin is a bonus: the HTML page itself is still there to read
     }
   }
 
-  // Output hygiene at the source (src/clean-text.ts): every reader's text is clean before a tool counts its tokens,
-  // cuts it at max_length or continues it at start_index, so the numbers an agent sees match the text it gets.
-  async function readCleanPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
-    const page = await readPage(url, options);
-    const title = page.title === undefined ? undefined : cleanText(page.title);
-    const content = cleanText(page.content);
-    // Markdown and text the page wrote itself keep their words; links to other schemes than http, https and mailto
-    // are made literal (src/render/disarm-markdown.ts). Extracted Markdown never has them (src/link-target.ts).
-    const isAuthored = page.kind === 'markdown' || page.kind === 'text' || page.markdownTwinUrl !== undefined;
-    return { ...page, title, raw: cleanText(page.raw), content: isAuthored ? disarmMarkdownLinks(content) : content };
-  }
-
   return {
     config,
     loadPage,
-    readPage: readCleanPage,
+    readPage,
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
     scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
+    decodeText: (page) => extractor.decode(page.body, page.headers['content-type']),
+    extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     close: () => extractor.close(),
   };
 }

@@ -1,10 +1,8 @@
 // The fetched snapshot of a page as text, for tools that work on the HTML itself (links, web links mode,
 // extract_links, web_scraper) rather than on the extracted article. Same cache and queue as readPage.
-import { feedEntries } from '../content/feed.js';
 import type { ContentKind } from '../content/sniff.js';
 import { sniffContent } from '../content/sniff.js';
 import type { Engine, LoadOptions } from '../engine.js';
-import { decodeBody } from '../fetch/decode.js';
 import type { ExtractedLinks } from '../extract/links.js';
 import type { FetchedPage } from '../fetch/types.js';
 
@@ -19,7 +17,8 @@ export interface LoadedDocument {
 export async function loadDocument(engine: Engine, url: string, options: LoadOptions = {}): Promise<LoadedDocument> {
   const { page, fromCache } = await engine.loadPage(url, options);
   const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
-  const text = kind === 'binary' || kind === 'pdf' ? '' : decodeBody(page.body, page.headers['content-type']).text;
+  // Decoding a body of megabytes takes tens of milliseconds: the worker pool does it, not the event loop.
+  const text = kind === 'binary' || kind === 'pdf' ? '' : await engine.decodeText(page);
   return { page, fromCache, kind, text };
 }
 
@@ -31,11 +30,6 @@ export function hasLinks(document: LoadedDocument): boolean {
 /** The links of a loaded document: an HTML page's anchors, or a feed's entry links (SPEC "Content", feeds). */
 export async function documentLinks(engine: Engine, document: LoadedDocument): Promise<ExtractedLinks> {
   if (document.kind === 'html') return engine.extractLinks(document.text, document.page.finalUrl);
-  if (document.kind === 'feed') {
-    const links = feedEntries(document.text, document.page.finalUrl)
-      .filter((entry) => entry.link !== '')
-      .map((entry) => ({ url: entry.link, text: entry.title }));
-    return { links, hiddenBlocksDropped: 0 };
-  }
+  if (document.kind === 'feed') return engine.extractFeedLinks(document.text, document.page.finalUrl);
   return { links: [], hiddenBlocksDropped: 0 };
 }

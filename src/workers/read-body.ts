@@ -1,0 +1,164 @@
+// What readPage needs from a fetched body, composed from the pure functions where they live, so that the worker
+// pool runs it and the event loop only moves bytes and strings. On a 9 MB body, decoding, parsing a feed,
+// pretty-printing JSON and output hygiene (src/clean-text.ts) held the main thread for 200–700 ms, and /healthz and
+// every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
+import { cleanText } from '../clean-text.js';
+import { detectEmptyOutcome } from '../content/outcome.js';
+import { feedEntries, parseFeed, renderFeed } from '../content/feed.js';
+import { htmlTitle } from '../content/html-title.js';
+import { readPdfText, renderPdf, type RenderedPdf } from '../content/pdf.js';
+import { findMarkdownTwin, markdownTwinNotice } from '../content/markdown-twin.js';
+import { renderNonHtml } from '../content/render-non-html.js';
+import type { ContentKind } from '../content/sniff.js';
+import { extractArticle } from '../extract/extract-article.js';
+import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
+import { decodeBody } from '../fetch/decode.js';
+import { disarmMarkdownLinks } from '../render/disarm-markdown.js';
+import { withTitleHeading } from '../render/title-heading.js';
+
+export interface TextBodyInput {
+  readonly bytes: Uint8Array;
+  /** The Content-Type header as the server sent it (its charset decides the decoding). */
+  readonly contentType: string | undefined;
+  /** A text kind other than html: feed, json, xml, markdown or text. */
+  readonly kind: ContentKind;
+  readonly mediaType: string;
+  readonly finalUrl: string;
+}
+
+export interface TextBody {
+  /** The decoded body, clean. */
+  readonly raw: string;
+  /** What a model reads, clean; absent when it is `raw` itself (one copy of a big body crosses threads, not two). */
+  readonly content?: string;
+  /** A feed's title, clean. */
+  readonly title?: string;
+  /** The body is nothing but whitespace. */
+  readonly empty: boolean;
+}
+
+/** A body that is text but not HTML: a feed as Markdown, JSON pretty-printed, Markdown and text as they are. */
+export function readTextBody(input: TextBodyInput): TextBody {
+  const { text } = decodeBody(input.bytes, input.contentType);
+  const feed = input.kind === 'feed' ? parseFeed(text, input.finalUrl) : undefined;
+  const rendered = feed
+    ? renderFeed(feed)
+    : renderNonHtml({ kind: input.kind, mediaType: input.mediaType, text, byteLength: input.bytes.byteLength });
+  const raw = cleanText(text);
+  let content = rendered === text ? raw : cleanText(rendered);
+  // Markdown and text the page wrote itself keep their words; links to other schemes than http, https and mailto
+  // are made literal (src/render/disarm-markdown.ts).
+  if (input.kind === 'markdown' || input.kind === 'text') content = disarmMarkdownLinks(content);
+  return {
+    raw,
+    ...(content === raw ? {} : { content }),
+    ...(feed?.title ? { title: cleanText(feed.title) } : {}),
+    empty: text.trim() === '',
+  };
+}
+
+export interface HtmlBodyInput {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
+  readonly finalUrl: string;
+}
+
+export interface HtmlBody {
+  /** The decoded HTML, clean. */
+  readonly raw: string;
+  /** The <title>, clean (for a page whose Markdown twin is used instead of extraction). */
+  readonly title?: string;
+  /** The page's declared text/markdown alternate (SPEC "Ask for Markdown first"). */
+  readonly twinUrl?: string;
+}
+
+/**
+ * An HTML body decoded and clean, with its title and its Markdown twin. Extraction (readArticle) decodes the bytes
+ * again in its own task rather than receive the HTML from here: the main thread then passes bytes, never the HTML
+ * string back and forth, and a page whose extraction is stopped still has its raw text for the fallback.
+ */
+export function readHtmlBody(input: HtmlBodyInput): HtmlBody {
+  const { text: html } = decodeBody(input.bytes, input.contentType);
+  const title = htmlTitle(html);
+  const twinUrl = findMarkdownTwin(html, input.finalUrl);
+  return {
+    raw: cleanText(html),
+    ...(title === undefined ? {} : { title: cleanText(title) }),
+    ...(twinUrl === undefined ? {} : { twinUrl }),
+  };
+}
+
+export interface TwinBodyInput {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
+  /** Where the twin was read from (after redirects), named in the notice above it. */
+  readonly twinUrl: string;
+}
+
+/** A Markdown twin's body under its notice, clean and disarmed; undefined when the twin is empty. */
+export function readTwinBody(input: TwinBodyInput): string | undefined {
+  const markdown = decodeBody(input.bytes, input.contentType).text.trim();
+  if (markdown === '') return undefined;
+  return disarmMarkdownLinks(cleanText(`${markdownTwinNotice(input.twinUrl)}\n\n${markdown}`));
+}
+
+export interface ArticleInput {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
+  readonly baseUrl: string;
+  readonly withLinks?: boolean;
+}
+
+export interface ArticleContent {
+  /** The title extraction found, clean. */
+  readonly title?: string;
+  /** The main content as Markdown under its title, clean; absent when extraction found no text (raw fallback). */
+  readonly content?: string;
+  /** The page has nothing for a reader, or only a JavaScript app shell (src/content/outcome.ts). */
+  readonly emptyOutcome?: 'empty' | 'needs_js';
+  readonly hiddenBlocksDropped: number;
+  readonly links?: LinkTargets;
+}
+
+/** Main-content extraction and what follows from it: the outcome, the title heading, output hygiene. */
+export function readArticle(input: ArticleInput): ArticleContent {
+  const { text: html } = decodeBody(input.bytes, input.contentType);
+  const article = extractArticle(html, { baseUrl: input.baseUrl, withLinks: input.withLinks });
+  const title = article.title === undefined ? {} : { title: cleanText(article.title) };
+  const emptyOutcome = detectEmptyOutcome(html, article.textLength);
+  if (emptyOutcome) return { ...title, emptyOutcome, hiddenBlocksDropped: article.hiddenBlocksDropped };
+  return {
+    ...title,
+    ...(article.markdown.trim() === ''
+      ? {}
+      : { content: cleanText(withTitleHeading(article.markdown, article.title)) }),
+    hiddenBlocksDropped: article.hiddenBlocksDropped,
+    ...(article.links ? { links: article.links } : {}),
+  };
+}
+
+/** A feed's entry links, for the tools that list links (SPEC "Content", feeds): an entry without a link is skipped. */
+export function feedLinks(input: { readonly xml: string; readonly baseUrl: string }): ExtractedLinks {
+  const links = feedEntries(input.xml, input.baseUrl)
+    .filter((entry) => entry.link !== '')
+    .map((entry) => ({ url: entry.link, text: entry.title }));
+  return { links, hiddenBlocksDropped: 0 };
+}
+
+export interface PdfBody extends RenderedPdf {
+  /** The document's title, clean. */
+  readonly title?: string;
+  readonly pageCount: number;
+}
+
+/** A PDF's text as Markdown, page by page, clean; or the reason it has none (src/content/pdf.ts). */
+export async function readPdfBody(input: { readonly bytes: Uint8Array }): Promise<PdfBody> {
+  const pdf = await readPdfText(input.bytes);
+  const rendered = renderPdf(pdf, input.bytes.byteLength);
+  return {
+    ...rendered,
+    content: cleanText(rendered.content),
+    ...(pdf.title === undefined ? {} : { title: cleanText(pdf.title) }),
+    pageCount: pdf.pageCount,
+  };
+}
