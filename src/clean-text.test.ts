@@ -42,3 +42,10 @@ describe('cleanStrings', () => {
     expect(cleanStrings(value)).toEqual({ a: 'xy', list: ['b', 1, true, null], nested: { k: 'v' } });
   });
 });
+
+describe('cleanText on hostile runs', () => {
+  it('drops a flag followed by 300,000 tag characters without overflowing the stack', () => {
+    const hostile = `before 🏴${String.fromCodePoint(0xe0067).repeat(300_000)} after`;
+    expect(cleanText(hostile)).toBe('before 🏴 after');
+  });
+});

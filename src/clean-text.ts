@@ -95,7 +95,9 @@ export function cleanText(text: string): string {
     .replace(LINE_BREAKS, '\n')
     .replace(REMOVED, '')
     .replace(TAG_RUN, (run, flag: string | undefined, tags: string) => {
-      if (!flag) return '';
+      // An RGI tag sequence is at most 7 tag characters (14 UTF-16 units); a longer run is never a flag, and
+      // spreading a huge one into fromCodePoint would overflow the stack.
+      if (!flag || tags.length > 14) return flag ?? '';
       const letters = String.fromCodePoint(...Array.from(tags, (c) => c.codePointAt(0)! - 0xe0000));
       // The sequence is its tag letters and one CANCEL TAG (U+E007F, here the DEL it maps to) at the end.
       return letters.endsWith('\u007F') && RGI_TAG_SEQUENCES.has(letters.slice(0, -1)) ? run : flag;
