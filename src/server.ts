@@ -146,5 +146,13 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     await flushProgress(sending);
     return toCallToolResult(output, tool);
   });
+  // A task's work belongs to its session: the store (and its results) go when the server closes (DELETE, idle
+  // expiry, eviction, shutdown). Wrapped here because transports set server.onclose for their own bookkeeping.
+  const close = server.close.bind(server);
+  server.close = async () => {
+    taskStore.abortAll();
+    taskStore.cleanup();
+    await close();
+  };
   return server;
 }

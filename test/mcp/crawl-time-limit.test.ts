@@ -295,6 +295,33 @@ describe('crawl as an MCP task (protocol 2025-11-25)', () => {
     expect((await client.experimental.tasks.getTask(created.task.taskId)).status).toBe('cancelled');
   });
 
+  it('stops a task crawl when its session ends (DELETE over Streamable HTTP)', async () => {
+    const { paths, start } = slowTree(200, null);
+    const http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: server.hostPort, MAX_OUTPUT_TOKENS: '0' });
+    const client = new Client({ name: 'web-reader-test', version: '0.0.0' });
+    const transport = new StreamableHTTPClientTransport(http.mcpUrl);
+    await client.connect(transport);
+    const hits = () => paths.reduce((sum, path) => sum + server.hits(path), 0);
+    try {
+      await client.request(
+        {
+          method: 'tools/call',
+          params: { name: 'crawl', arguments: { url: start, max_seconds: 60 }, task: { ttl: 60_000 } },
+        },
+        (await import('@modelcontextprotocol/sdk/experimental/tasks')).CreateTaskResultSchema,
+      );
+      await expect.poll(hits, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
+      await transport.terminateSession();
+      await new Promise((resolve) => setTimeout(resolve, 400)); // a request already sent may still land
+      const atEnd = hits();
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(hits()).toBe(atEnd);
+    } finally {
+      await client.close().catch(() => undefined);
+      await http.close();
+    }
+  });
+
   it('refuses a task for a tool that does not run as one', async () => {
     const { client } = await connect();
     await expect(
