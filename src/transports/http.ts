@@ -440,12 +440,17 @@ export async function startHttpServer(
     res.on('close', () => {
       if (!res.writableEnded) controller.abort(new Error('The client disconnected.'));
     });
+    // A listener removed when the call ends, not AbortSignal.any: a composite of the process-long cancel signal
+    // stays referenced from it on Node 20–24 (nodejs/node#55351), one per call.
+    const onShutdownCancel = () => controller.abort(graceful.cancelSignal.reason);
+    if (graceful.cancelSignal.aborted) onShutdownCancel();
+    else graceful.cancelSignal.addEventListener('abort', onShutdownCancel, { once: true });
     const started = performance.now();
     const output = await runTool(tool, args, {
       engine,
-      signal: AbortSignal.any([controller.signal, graceful.cancelSignal]),
+      signal: controller.signal,
       stopSignal: graceful.stopSignal,
-    });
+    }).finally(() => graceful.cancelSignal.removeEventListener('abort', onShutdownCancel));
     const executionTimeMs = Math.round(performance.now() - started);
     const code = (output.structured.error as { code?: string } | undefined)?.code;
     const status = output.isError && code === 'INVALID_ARGUMENT' ? 400 : 200;
