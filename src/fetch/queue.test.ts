@@ -28,7 +28,7 @@ describe('createRequestQueue', () => {
       queue.schedule('http://a.test/3', task('a3'), { timeoutMs: 5000 }),
     ]);
     const at = Object.fromEntries(starts);
-    expect(at.b1).toBeLessThan(50);
+    expect(at.b1).toBeLessThan(at.a2!); // another host does not wait for a.test's interval
     expect(at.a2! - at.a1!).toBeGreaterThanOrEqual(95);
     expect(at.a3! - at.a2!).toBeGreaterThanOrEqual(95);
   });

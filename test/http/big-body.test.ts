@@ -87,8 +87,9 @@ it('reads a 9 MB feed and 9 MB of JSON while /healthz keeps answering', { timeou
   ]);
   const longestGap = await longestHealthzGap(calls);
   const [feed, json] = await calls;
-  // Generous: the old code held the loop for 500–700 ms on the feed alone; a free loop answers within tens of ms.
-  expect(longestGap).toBeLessThan(300);
+  // Generous against a loaded machine: the old code held the loop for 1.2–1.5 s here; a free loop answers within
+  // tens of ms (~110 ms measured with both bodies in flight).
+  expect(longestGap).toBeLessThan(750);
 
   expect(feed.success).toBe(true);
   // The feed rendered as Markdown (not fenced XML), its title and items clean.
