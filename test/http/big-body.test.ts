@@ -5,7 +5,7 @@
 // blocked loop would hold the polls too.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { startTestHttpServer, type TestHttpServer } from './http-harness.js';
+import { callApi, longestHealthzGap, startTestHttpServer, type TestHttpServer } from './http-harness.js';
 
 const SIZE = 9 * 1024 * 1024; // under MAX_RESPONSE_SIZE (10 MB)
 
@@ -47,35 +47,7 @@ interface ApiResult {
   result: { status: string; text?: string } | null;
 }
 
-async function call(name: string, body: unknown): Promise<ApiResult> {
-  const response = await fetch(`${http.url}/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as ApiResult;
-}
-
-/**
- * Polls /healthz every 20 ms until `done` settles; resolves with the longest time between two answers. A blocked
- * event loop shows there wherever it falls, inside a poll or between two.
- */
-async function longestHealthzGap(done: Promise<unknown>): Promise<number> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  let longest = 0;
-  let last = performance.now();
-  while (!finished) {
-    const response = await fetch(`${http.url}/healthz`);
-    expect(response.status).toBe(200);
-    await response.text();
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return longest;
-}
+const call = (name: string, body: unknown) => callApi<ApiResult>(http.url, name, body);
 
 it('reads a 9 MB feed and 9 MB of JSON while /healthz keeps answering', { timeout: 60_000 }, async () => {
   expect(FEED.length).toBeGreaterThan(8 * 1024 * 1024);
@@ -85,7 +57,7 @@ it('reads a 9 MB feed and 9 MB of JSON while /healthz keeps answering', { timeou
     call('read_url', { url: feedUrl, max_length: 2000 }),
     call('read_url', { url: jsonUrl, max_length: 2000 }),
   ]);
-  const longestGap = await longestHealthzGap(calls);
+  const longestGap = await longestHealthzGap(http.url, calls);
   const [feed, json] = await calls;
   // Generous against a loaded machine: the old code held the loop for 1.2–1.5 s here; a free loop answers within
   // tens of ms (~110 ms measured with both bodies in flight).

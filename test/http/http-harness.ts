@@ -149,3 +149,35 @@ export async function openRawSession(mcpUrl: URL): Promise<string> {
   await initialized.text();
   return sessionId;
 }
+
+/** POSTs `args` to the JSON tools API's `/tools/{name}` and returns the parsed body. */
+export async function callApi<T>(baseUrl: string, name: string, args: unknown, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(`${baseUrl}/tools/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+    signal,
+  });
+  return (await response.json()) as T;
+}
+
+/**
+ * Polls `/healthz` every 20 ms until `done` settles; resolves with the longest time between two answers. A blocked
+ * event loop shows there wherever it falls, inside a poll or between two.
+ */
+export async function longestHealthzGap(baseUrl: string, done: Promise<unknown>): Promise<number> {
+  let finished = false;
+  void done.finally(() => (finished = true));
+  let longest = 0;
+  let last = performance.now();
+  while (!finished) {
+    const response = await fetch(`${baseUrl}/healthz`);
+    if (response.status !== 200) throw new Error(`/healthz answered ${response.status}`);
+    await response.text();
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return longest;
+}

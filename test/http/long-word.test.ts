@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_LINK_PART_LENGTH } from '../../src/render/link-list.js';
 import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { startTestHttpServer, type TestHttpServer } from './http-harness.js';
+import { callApi, longestHealthzGap, startTestHttpServer, type TestHttpServer } from './http-harness.js';
 
 // Random letters, so no cache of repeated pieces helps (the issue's word); fixed seed, same every run.
 function randomWord(length: number): string {
@@ -44,35 +44,7 @@ interface ApiResult {
   result: { status: string; text?: string } | null;
 }
 
-async function call(name: string, body: unknown): Promise<ApiResult> {
-  const response = await fetch(`${http.url}/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return (await response.json()) as ApiResult;
-}
-
-/**
- * Polls /healthz every 20 ms until `done` settles; resolves with the longest time between two answers. A blocked
- * event loop shows there wherever it falls, inside a poll or between two.
- */
-async function longestHealthzGap(done: Promise<unknown>): Promise<number> {
-  let finished = false;
-  void done.finally(() => (finished = true));
-  let longest = 0;
-  let last = performance.now();
-  while (!finished) {
-    const response = await fetch(`${http.url}/healthz`);
-    expect(response.status).toBe(200);
-    await response.text();
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  return longest;
-}
+const call = (name: string, body: unknown) => callApi<ApiResult>(http.url, name, body);
 
 it(
   'fetch, links and read_url answer on a page with a 100,000-character word while /healthz keeps answering',
@@ -80,7 +52,7 @@ it(
   async () => {
     const url = fixtures.url('/long-word');
     const calls = Promise.all([call('fetch', { url }), call('links', { url }), call('read_url', { url })]);
-    const longestGap = await longestHealthzGap(calls);
+    const longestGap = await longestHealthzGap(http.url, calls);
     const [fetched, links, read] = await calls;
     // Generous: the old code held the loop for ~8 s per count on this page; /healthz must answer every second.
     expect(longestGap).toBeLessThan(1000);

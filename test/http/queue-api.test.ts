@@ -4,7 +4,7 @@
 // Distinct fixture servers (distinct ports) are distinct hosts to the queue.
 import { afterEach, describe, expect, it } from 'vitest';
 import { ARTICLE_HTML, startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { startTestHttpServer, type TestHttpServer } from './http-harness.js';
+import { callApi, startTestHttpServer, type TestHttpServer } from './http-harness.js';
 
 interface ApiResult {
   success: boolean;
@@ -36,15 +36,8 @@ async function apiServer(env: Record<string, string>): Promise<TestHttpServer> {
   return http;
 }
 
-async function call(http: TestHttpServer, name: string, args: unknown, signal?: AbortSignal): Promise<ApiResult> {
-  const response = await fetch(`${http.url}/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-    signal,
-  });
-  return (await response.json()) as ApiResult;
-}
+const call = (http: TestHttpServer, name: string, args: unknown, signal?: AbortSignal) =>
+  callApi<ApiResult>(http.url, name, args, signal);
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !condition(); waited += 10) {
