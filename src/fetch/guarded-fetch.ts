@@ -422,6 +422,9 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
 
   return async function fetchPage(url: string, options: FetchOptions = {}): Promise<FetchedPage> {
     const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
+    // A kept duplicate: the request queue (queue.ts `run`) arms the same deadline, with the same TimeoutError, when
+    // it starts this call. Its copy makes the queued call answer at the deadline even if a task is slow to stop;
+    // this one bounds the network for every caller of fetchPage, queued or not. Keep the two in step.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;

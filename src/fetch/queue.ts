@@ -277,7 +277,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
       };
 
       // From here on the network deadline runs. The call answers as soon as its signal aborts, even if the task
-      // is slow to notice; the slot stays taken until the task has really stopped.
+      // is slow to notice; the slot stays taken until the task has really stopped. A kept duplicate: fetchPage
+      // (guarded-fetch.ts) arms the same deadline for the network itself; keep the two in step.
       function run(entry: Running): void {
         const deadline = new AbortController();
         const deadlineTimer = setTimeout(() => deadline.abort(new TimeoutError(url, opts.timeoutMs)), opts.timeoutMs);
