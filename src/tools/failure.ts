@@ -31,14 +31,15 @@ function retryAfterOf(error: unknown): number | undefined {
 export function failureOutput(error: unknown): ToolOutput {
   const known = error instanceof WebReaderError;
   const retryAfter = retryAfterOf(error);
+  const message = boundedMessage(error);
   return {
-    text: boundedMessage(error),
+    text: message,
     structured: {
       status: outcomeOfError(error),
       error: {
         type: known ? error.name : 'Error',
         code: known ? error.code : 'INTERNAL',
-        message: boundedMessage(error),
+        message,
         // Machine-readable, for a client that schedules its retry (QUEUE_TIMEOUT, RATE_LIMITED).
         ...(retryAfter !== undefined ? { retry_after_seconds: retryAfter } : {}),
       },
