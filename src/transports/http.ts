@@ -380,11 +380,18 @@ export async function startHttpServer(
             `retry in ${RETRY_SESSION_SECONDS} s.`,
         );
       }
+      // An opening session counts against the cap until it is in `sessions`, and only until then (counted once).
       openingSessions += 1;
+      let opening = true;
+      const opened = () => {
+        if (opening) openingSessions -= 1;
+        opening = false;
+      };
       const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal });
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
+          opened();
           sessions.set(id, { transport, server, lastActive: Date.now(), activeCalls: 0 });
           server.onclose = () => void closeSession(id, 'closed');
           log('info', `MCP session ${id} opened`);
@@ -394,7 +401,7 @@ export async function startHttpServer(
         await server.connect(transport);
         await transport.handleRequest(req, res, message);
       } finally {
-        openingSessions -= 1;
+        opened();
       }
       // initialize was refused (e.g. an unsupported request shape): nothing to keep.
       if (transport.sessionId === undefined) await server.close();
