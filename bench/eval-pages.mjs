@@ -1,6 +1,6 @@
 // The evaluation sets in ../shared/eval (see its README), read the same way by every benchmark: one page at a time,
 // gunzipped and decoded as a browser would, so loading stays outside whatever a benchmark times.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,27 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const EVAL = process.env.WEB_READER_EVAL ?? resolve(ROOT, '../shared/eval');
 export const NEWS = join(EVAL, 'article-extraction-benchmark');
 export const MULTI = join(EVAL, 'trafilatura-eval');
+export const MODERN = join(EVAL, 'modern');
+
+/** Whether the modern set (2025–26 pages, mostly not articles) is present; the benchmark covers it when it is. */
+export function hasModern() {
+  return existsSync(join(MODERN, 'ground-truth.json'));
+}
+
+// The fixed split of every set into two halves, "A" and "B": a page's half is a bit of the FNV-1a hash of SPLIT_SEED
+// and its id. Seeded and computed from the id alone, so the split is the same on every machine and for pages added
+// later, and it is a random draw, not the sets' order (ids are hashes or URLs sorted by site).
+export const SPLIT_SEED = 'web-reader-eval-split-2026';
+
+export function halfOf(id) {
+  let hash = 0x811c9dc5;
+  const key = `${SPLIT_SEED}:${id}`;
+  for (let i = 0; i < key.length; i++) {
+    hash ^= key.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return (hash >>> 7) & 1 ? 'B' : 'A';
+}
 
 /** The news set, sorted by id: `{ id, url, expected, load() }`. */
 export function newsPages(limit = Infinity) {
@@ -38,6 +59,25 @@ export function multiPages(limit = Infinity) {
       with: data[url].with,
       without: data[url].without,
       load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MULTI, 'html', `${data[url].file}.gz`)))),
+    }));
+}
+
+/** The modern set, sorted by id: `{ id, url, type, title, expected, with, without, load() }`. */
+export function modernPages(limit = Infinity) {
+  if (!hasModern()) return [];
+  const truth = JSON.parse(readFileSync(join(MODERN, 'ground-truth.json'), 'utf8'));
+  return Object.keys(truth)
+    .sort()
+    .slice(0, limit)
+    .map((id) => ({
+      id,
+      url: truth[id].url,
+      type: truth[id].type,
+      title: truth[id].title,
+      expected: truth[id].main_content ?? '',
+      with: truth[id].with ?? [],
+      without: truth[id].without ?? [],
+      load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MODERN, 'html', `${id}.html.gz`)))),
     }));
 }
 

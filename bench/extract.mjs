@@ -1,23 +1,32 @@
 // Extraction benchmark: our pipeline (dist/extract) against the baseline @mozilla/readability + jsdom + turndown,
-// in the same run, over both evaluation sets in ../shared/eval/ (scoring as its README describes).
+// in the same run, over the evaluation sets in ../shared/eval/ (scoring as its README describes): news,
+// multilingual, and modern when present.
 //
 //   npm run bench:extract                      full sets, both pipelines
 //   npm run bench:extract -- --limit 50        first 50 pages of each set
 //   npm run bench:extract -- --only ours       skip the baseline while iterating
 //   npm run bench:extract -- --dump DIR        write our text per page and the per-page scores to DIR
+//   npm run bench:extract -- --only ours --save before.json      keep our per-page scores
+//   npm run bench:extract -- --only ours --compare before.json   after a change: F1 per half before → after, and
+//                                                                 the pages whose score changed
+//
+// Every set is split into two fixed random halves, A and B (eval-pages.mjs `halfOf`: a seeded hash of the page id),
+// and every figure is printed for the whole set and for each half, with a 95 % bootstrap interval (pages resampled
+// with replacement, 1000 draws, seeded). The discipline (docs/benchmarks.md): a rule is kept only if it changes at
+// least five pages and improves both halves; one that helps one half and costs the other is fitted to its pages.
 //
 // Each pipeline runs in its own child process so its peak RSS (getrusage maxrss) is its own. Pages are read,
 // gunzipped and decoded one at a time outside the timed region; the timer covers HTML text → Markdown only.
 import { spawn } from 'node:child_process';
 import console from 'node:console';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
+import { halfOf, MODERN, modernPages, MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -26,6 +35,8 @@ const { values: args } = parseArgs({
     limit: { type: 'string' },
     only: { type: 'string' },
     dump: { type: 'string' },
+    save: { type: 'string' },
+    compare: { type: 'string' },
     child: { type: 'string' },
   },
 });
@@ -114,6 +125,68 @@ function f1(p, r) {
   return p + r === 0 ? 0 : (2 * p * r) / (p + r);
 }
 
+/** A set's quality from its pages: news averages per-page precision and recall; the snippet sets sum counts. */
+function quality(kind, pages) {
+  if (pages.length === 0) return { precision: 0, recall: 0, f1: 0 };
+  if (kind === 'shingles') {
+    let precision = 0;
+    let recall = 0;
+    for (const p of pages) {
+      precision += pagePrecision(p);
+      recall += pageRecall(p);
+    }
+    precision /= pages.length;
+    recall /= pages.length;
+    return { precision, recall, f1: f1(precision, recall) };
+  }
+  let tp = 0;
+  let fp = 0;
+  let fn = 0;
+  for (const p of pages) {
+    tp += p.tp;
+    fp += p.fp;
+    fn += p.fn;
+  }
+  const precision = tp + fp === 0 ? 0 : tp / (tp + fp);
+  const recall = tp + fn === 0 ? 0 : tp / (tp + fn);
+  return { precision, recall, f1: f1(precision, recall) };
+}
+
+/** Seeded PRNG (mulberry32), so the bootstrap interval is the same on every run of the same scores. */
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const BOOTSTRAP_DRAWS = 1000;
+
+/** 95 % percentile bootstrap interval of F1: the pages resampled with replacement. */
+function interval(kind, pages) {
+  if (pages.length === 0) return [0, 0];
+  const next = random(20261123);
+  const f1s = [];
+  const sample = new Array(pages.length);
+  for (let draw = 0; draw < BOOTSTRAP_DRAWS; draw++) {
+    for (let i = 0; i < pages.length; i++) sample[i] = pages[Math.floor(next() * pages.length)];
+    f1s.push(quality(kind, sample).f1);
+  }
+  f1s.sort((a, b) => a - b);
+  return [f1s[Math.floor(BOOTSTRAP_DRAWS * 0.025)], f1s[Math.floor(BOOTSTRAP_DRAWS * 0.975)]];
+}
+
+/** The scoring kind of each set: the news set's 4-token shingles, or the snippet counts. */
+const SETS = {
+  news: { kind: 'shingles', pages: () => newsPages(limit) },
+  multilingual: { kind: 'snippets', pages: () => multiPages(limit) },
+  modern: { kind: 'snippets', pages: () => modernPages(limit) },
+};
+
 // ---------------------------------------------------------------------------------------------------------------
 // Pipelines (child side)
 
@@ -147,10 +220,9 @@ async function runChild(name) {
   const result = { name, sets: {} };
   const dumpDir = args.dump ? resolve(args.dump, name) : undefined;
   if (dumpDir) mkdirSync(dumpDir, { recursive: true });
-  for (const [setName, pages] of [
-    ['news', newsPages(limit)],
-    ['multilingual', multiPages(limit)],
-  ]) {
+  for (const [setName, { kind, pages: listPages }] of Object.entries(SETS)) {
+    const pages = listPages();
+    if (pages.length === 0) continue;
     const times = [];
     // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
     const cpuTimes = [];
@@ -173,26 +245,24 @@ async function runChild(name) {
       times.push(ms);
       totalMs += ms;
       const text = markdownToText(markdown);
-      const score = setName === 'news' ? scoreNews(page.expected, text) : scoreMulti(page, text);
-      perPage.push({ id: page.id, ms: Math.round(ms * 10) / 10, ...score });
+      const score = kind === 'shingles' ? scoreNews(page.expected, text) : scoreMulti(page, text);
+      const record = { id: page.id, half: halfOf(page.id), ms: Math.round(ms * 10) / 10, ...score };
+      // The modern set's secondary figure: its main_content against our text by the news rule, without a leading
+      // title heading (the README's rule).
+      if (setName === 'modern') {
+        const shingle = scoreNews(page.expected, withoutTitleLine(text, page.title));
+        record.type = page.type;
+        record.shingles = shingle;
+      }
+      perPage.push(record);
       if (dumpDir) writeFileSync(join(dumpDir, `${setName}-${page.id.replace(/[^\w.-]/g, '_')}.md`), markdown);
     }
     times.sort((a, b) => a - b);
     cpuTimes.sort((a, b) => a - b);
-    let quality;
-    if (setName === 'news') {
-      const precision = perPage.reduce((s, p) => s + pagePrecision(p), 0) / perPage.length;
-      const recall = perPage.reduce((s, p) => s + pageRecall(p), 0) / perPage.length;
-      quality = { precision, recall, f1: f1(precision, recall) };
-    } else {
-      const sum = (k) => perPage.reduce((s, p) => s + p[k], 0);
-      const precision = sum('tp') / (sum('tp') + sum('fp'));
-      const recall = sum('tp') / (sum('tp') + sum('fn'));
-      quality = { precision, recall, f1: f1(precision, recall) };
-    }
     result.sets[setName] = {
+      kind,
       pages: pages.length,
-      ...quality,
+      perPage,
       medianMs: times[Math.floor(times.length / 2)] ?? 0,
       medianCpuMs: cpuTimes[Math.floor(cpuTimes.length / 2)] ?? 0,
       cpuPagesPerSecond: (pages.length / cpuTimes.reduce((a, b) => a + b, 0)) * 1000,
@@ -203,6 +273,14 @@ async function runChild(name) {
   }
   result.peakRssMb = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+function withoutTitleLine(text, title) {
+  if (!title) return text;
+  const firstLine = /^\s*([^\n]*)\n?/.exec(text);
+  return firstLine && normalizeSpace(firstLine[1]).toLowerCase() === normalizeSpace(title).toLowerCase()
+    ? text.slice(firstLine[0].length)
+    : text;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -226,24 +304,126 @@ function fmt(n, digits = 3) {
   return n.toFixed(digits);
 }
 
+const HALVES = [
+  ['all', () => true],
+  ['A', (p) => p.half === 'A'],
+  ['B', (p) => p.half === 'B'],
+];
+
+/** One page's score as a number, for telling which pages a change moved and which way. */
+function pageValue(kind, page) {
+  if (kind === 'shingles') return f1(pagePrecision(page), pageRecall(page));
+  return page.tp - page.fp; // snippets: one found "with" up, one found "without" down
+}
+
+function signed(n, digits = 3) {
+  return (n >= 0 ? '+' : '−') + fmt(Math.abs(n), digits);
+}
+
+function printQuality(results) {
+  console.log('| pipeline | set | half | pages | F1 | 95 % interval | precision | recall |');
+  console.log('|---|---|---|---:|---:|---|---:|---:|');
+  for (const r of results) {
+    for (const [setName, s] of Object.entries(r.sets)) {
+      for (const [half, inHalf] of HALVES) {
+        const pages = s.perPage.filter(inHalf);
+        const q = quality(s.kind, pages);
+        const [lo, hi] = interval(s.kind, pages);
+        console.log(
+          `| ${r.name} | ${setName} | ${half} | ${pages.length} | ${fmt(q.f1)} | ${fmt(lo)}–${fmt(hi)} | ${fmt(q.precision)} | ${fmt(q.recall)} |`,
+        );
+      }
+    }
+  }
+}
+
+function printModernDetail(results) {
+  const withModern = results.filter((r) => r.sets.modern);
+  if (withModern.length === 0) return;
+  console.log('');
+  console.log('modern: snippet F1 by page type, and the secondary main_content shingle F1 (whole set)');
+  console.log('| pipeline | type | pages | snippet F1 | shingle F1 |');
+  console.log('|---|---|---:|---:|---:|');
+  for (const r of withModern) {
+    const perPage = r.sets.modern.perPage;
+    const types = ['all', ...new Set(perPage.map((p) => p.type))];
+    for (const type of types) {
+      const pages = type === 'all' ? perPage : perPage.filter((p) => p.type === type);
+      const snippets = quality('snippets', pages).f1;
+      const shingle = quality(
+        'shingles',
+        pages.map((p) => p.shingles),
+      ).f1;
+      console.log(`| ${r.name} | ${type} | ${pages.length} | ${fmt(snippets)} | ${fmt(shingle)} |`);
+    }
+  }
+}
+
+/** Before → after per half, and the pages that moved: the figures a rule is kept or dropped on. */
+function printComparison(ours, saved) {
+  console.log('');
+  console.log(`against ${args.compare} (saved ${saved.savedAt}):`);
+  console.log('| set | half | F1 before | F1 after | Δ F1 | pages changed | better | worse |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
+  const moved = [];
+  for (const [setName, s] of Object.entries(ours.sets)) {
+    const before = new Map((saved.sets[setName] ?? []).map((p) => [p.id, p]));
+    for (const [half, inHalf] of HALVES) {
+      const after = s.perPage.filter(inHalf).filter((p) => before.has(p.id));
+      const old = after.map((p) => before.get(p.id));
+      let better = 0;
+      let worse = 0;
+      for (const page of after) {
+        const delta = pageValue(s.kind, page) - pageValue(s.kind, before.get(page.id));
+        if (Math.abs(delta) < 1e-9) continue;
+        if (delta > 0) better++;
+        else worse++;
+        if (half === 'all') moved.push({ setName, page, delta });
+      }
+      const a = quality(s.kind, after).f1;
+      const b = quality(s.kind, old).f1;
+      console.log(
+        `| ${setName} | ${half} | ${fmt(b)} | ${fmt(a)} | ${signed(a - b, 4)} | ${better + worse} | ${better} | ${worse} |`,
+      );
+    }
+  }
+  if (moved.length === 0) return;
+  console.log('');
+  console.log('pages moved (page F1 for news, found "with" − found "without" for the snippet sets):');
+  moved.sort((x, y) => x.delta - y.delta);
+  for (const { setName, page, delta } of moved) {
+    console.log(
+      `  ${setName.padEnd(12)} ${page.half} ${signed(delta, setName === 'news' ? 3 : 0).padStart(7)}  ${page.id}`,
+    );
+  }
+}
+
 async function main() {
   if (args.child) return runChild(args.child);
   const pipelines = args.only ? args.only.split(',') : ['ours', 'baseline'];
   console.log(`command: node bench/extract.mjs ${process.argv.slice(2).join(' ')}`.trim());
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, node ${process.version}`);
-  console.log(`inputs:  ${NEWS} (${newsPages(limit).length} pages), ${MULTI} (${multiPages(limit).length} pages)`);
+  const modern = modernPages(limit).length;
+  console.log(
+    `inputs:  ${NEWS} (${newsPages(limit).length} pages), ${MULTI} (${multiPages(limit).length} pages), ` +
+      (modern ? `${MODERN} (${modern} pages)` : `${MODERN} (absent: not measured)`),
+  );
+  console.log('halves:  A and B, fixed by a seeded hash of each page id (bench/eval-pages.mjs halfOf)');
   console.log('');
   const results = [];
   // Sequential, not parallel: on a small machine two children would slow each other down.
   for (const name of pipelines) results.push(await runInChild(name));
+  printQuality(results);
+  printModernDetail(results);
+  console.log('');
   const header =
-    '| pipeline | set | pages | F1 | precision | recall | median ms/page | pages/s | median CPU ms/page | pages per CPU-s | peak RSS MB |';
+    '| pipeline | set | pages | median ms/page | pages/s | median CPU ms/page | pages per CPU-s | peak RSS MB |';
   console.log(header);
-  console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---|---|---:|---:|---:|---:|---:|---:|');
   for (const r of results) {
     for (const [setName, s] of Object.entries(r.sets)) {
       console.log(
-        `| ${r.name} | ${setName} | ${s.pages} | ${fmt(s.f1)} | ${fmt(s.precision)} | ${fmt(s.recall)} | ${fmt(s.medianMs, 1)} | ${fmt(s.pagesPerSecond, 1)} | ${fmt(s.medianCpuMs, 1)} | ${fmt(s.cpuPagesPerSecond, 1)} | ${fmt(r.peakRssMb, 0)} |`,
+        `| ${r.name} | ${setName} | ${s.pages} | ${fmt(s.medianMs, 1)} | ${fmt(s.pagesPerSecond, 1)} | ${fmt(s.medianCpuMs, 1)} | ${fmt(s.cpuPagesPerSecond, 1)} | ${fmt(r.peakRssMb, 0)} |`,
       );
     }
   }
@@ -258,10 +438,17 @@ async function main() {
     for (const setName of Object.keys(ours.sets)) {
       const o = ours.sets[setName];
       const b = base.sets[setName];
+      const d = quality(o.kind, o.perPage).f1 - quality(b.kind, b.perPage).f1;
       console.log(
-        `| ${setName} | ${(o.f1 - b.f1 >= 0 ? '+' : '') + fmt(o.f1 - b.f1)} | ${fmt(o.pagesPerSecond / b.pagesPerSecond, 1)}× | ${fmt(b.medianMs / o.medianMs, 1)}× | ${fmt(o.cpuPagesPerSecond / b.cpuPagesPerSecond, 1)}× | ${fmt(ours.peakRssMb / base.peakRssMb, 2)} |`,
+        `| ${setName} | ${signed(d)} | ${fmt(o.pagesPerSecond / b.pagesPerSecond, 1)}× | ${fmt(b.medianMs / o.medianMs, 1)}× | ${fmt(o.cpuPagesPerSecond / b.cpuPagesPerSecond, 1)}× | ${fmt(ours.peakRssMb / base.peakRssMb, 2)} |`,
       );
     }
+  }
+  if (ours && args.compare) printComparison(ours, JSON.parse(readFileSync(args.compare, 'utf8')));
+  if (ours && args.save) {
+    const sets = Object.fromEntries(Object.entries(ours.sets).map(([name, s]) => [name, s.perPage]));
+    writeFileSync(args.save, JSON.stringify({ savedAt: new Date().toISOString(), sets }));
+    console.log(`\nper-page scores saved to ${args.save}`);
   }
 }
 
