@@ -21,6 +21,16 @@ describe('extractArticle', () => {
     expect(article.usedFallback).toBe(false);
   });
 
+  it('drops a paragraph that is nearly all link text, keeping prose with inline links', () => {
+    const html = page(`<article><p>${PROSE.repeat(2)}</p>
+      <p>The <a href="/report">full report</a> is on the council's site, with the minutes of every meeting.</p>
+      <p><strong><a href="/signup">Sign up for the weekly letter and never miss a story</a></strong></p>
+      <p>${PROSE}</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('[full report](https://example.com/report) is on the council');
+    expect(markdown).not.toContain('Sign up for the weekly letter');
+  });
+
   it('drops ruby annotations, keeping the base text', () => {
     const html = page(`<article><p>${PROSE}<ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を読む。</p></article>`);
     const { markdown } = extractArticle(html, { baseUrl: URL });

@@ -452,6 +452,7 @@ function cleanContent(
       ) {
         if ((stats.get(child)?.text ?? 0) <= mostText && shouldDrop(child, stats)) return false;
       }
+      if (name === 'p' && isLinkParagraph(child, stats, mostText)) return false;
       visit(child);
       return true;
     });
@@ -501,6 +502,15 @@ function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText
     if (!last.children.every(isBlank)) return;
     children.splice(index, 1);
   }
+}
+
+// trafilatura's link-density test for one element: a paragraph that is nearly all link text is a pointer elsewhere
+// ("sign up here", "read the full story", a linked teaser line), not the article's prose.
+const LINK_PARAGRAPH_DENSITY = 0.8;
+
+function isLinkParagraph(el: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number): boolean {
+  const node = stats.get(el);
+  return node !== undefined && node.text > 0 && node.text <= mostText && linkDensity(node) > LINK_PARAGRAPH_DENSITY;
 }
 
 function isBlank(node: HtmlNode): boolean {
