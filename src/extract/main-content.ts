@@ -6,6 +6,7 @@
 // All measured on the eval sets (bench/extract.mjs); no rule names a site.
 import { cleanText } from '../clean-text.js';
 import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import { describeNode, textChars, traceNote, traceRemoved, type ExplainNumbers, type ExtractTrace } from './trace.js';
 
 export interface MainContent {
   readonly root: HtmlElement;
@@ -17,6 +18,8 @@ export interface FindMainContentOptions {
   readonly stripUnlikely: boolean;
   /** Article title; a heading in the content that repeats it is dropped (the caller shows the title). */
   readonly title: string | undefined;
+  /** Where each decision is recorded (`--explain`); absent, nothing is recorded and nothing costs. */
+  readonly trace?: ExtractTrace;
 }
 
 // Readability's patterns, plus `author` and `byline` boxes (the only additions that hold on both halves of the eval
@@ -59,19 +62,21 @@ interface Node {
 export function findMainContent(doc: HtmlDocument, options: FindMainContentOptions): MainContent | undefined {
   const body = findBody(doc);
   if (!body) return undefined;
-  removeBoilerplate(body, options.stripUnlikely);
+  const trace = options.trace;
+  removeBoilerplate(body, options.stripUnlikely, trace);
   const stats = new Map<HtmlElement, Node>();
   measure(body, stats, false);
   if ((stats.get(body)?.text ?? 0) === 0) return undefined;
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
-  const top = pickTopCandidate(body, stats, candidates);
+  const top = pickTopCandidate(body, stats, candidates, trace);
   const article = withLeadingProse(top, gatherSiblings(top, stats), stats, body);
+  if (trace && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
-  cleanContent(article, stats, options.title, mostText);
-  trimTrailing(article, stats, mostText);
+  cleanContent(article, stats, options.title, mostText, trace);
+  trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);
   return textLength > 0 ? { root: article, textLength } : undefined;
 }
@@ -101,19 +106,26 @@ function classWeight(el: HtmlElement): number {
 }
 
 // Removal happens on the way down, so a removed block's descendants are never visited.
-function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean): void {
+function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: ExtractTrace): void {
   // A block with a boilerplate-like class that holds most of the page's prose is the content in an odd wrapper
   // (`above-footer`, `page-header-and-content`): it stays.
   const mostOfPage = stripUnlikely ? proseLength(root) / 2 : 0;
   const visit = (parent: HtmlElement, insideTable: boolean): void => {
     parent.children = parent.children.filter((child) => {
       if (!isElement(child)) return child.type === 'text';
-      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) return false;
+      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) {
+        if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate tag <${child.name}>`);
+        return false;
+      }
       const role = child.attribs.role;
-      if (role && UNLIKELY_ROLES.has(role)) return false;
+      if (role && UNLIKELY_ROLES.has(role)) {
+        if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate role="${role}"`);
+        return false;
+      }
       if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
         const names = classAndId(child);
         if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
+          if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${UNLIKELY.exec(names)![0]}"`);
           return false;
         }
       }
@@ -273,7 +285,12 @@ function scoreParagraphs(root: HtmlElement, stats: Map<HtmlElement, Node>, candi
   visit(root);
 }
 
-function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, candidates: HtmlElement[]): HtmlElement {
+function pickTopCandidate(
+  body: HtmlElement,
+  stats: Map<HtmlElement, Node>,
+  candidates: HtmlElement[],
+  trace?: ExtractTrace,
+): HtmlElement {
   for (const candidate of candidates) {
     const node = stats.get(candidate)!;
     // A block with a line of text cannot be the article however content-like its class: scale it down, so class
@@ -284,7 +301,10 @@ function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, cand
     .filter((candidate) => candidate !== body)
     .sort((a, b) => stats.get(b)!.score - stats.get(a)!.score);
   let top = ranked[0];
-  if (!top) return body;
+  if (!top) {
+    if (trace) traceNote(trace, 'candidates', 'no block scored as prose: the whole body is the content');
+    return body;
+  }
   const topScore = stats.get(top)!.score;
   // When several strong candidates sit under one ancestor, the content is split across them: take the ancestor.
   const alternatives = ranked
@@ -329,7 +349,58 @@ function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, cand
   ) {
     top = top.parent;
   }
+  if (trace) traceCandidates(trace, ranked, top, stats);
   return top;
+}
+
+/** The chosen block and the best-scored candidates beside it (`--explain`). */
+function traceCandidates(
+  trace: ExtractTrace,
+  ranked: HtmlElement[],
+  top: HtmlElement,
+  stats: Map<HtmlElement, Node>,
+): void {
+  // pickTopCandidate moves from the best-scored block to an ancestor for one of three reasons; which one is not kept.
+  const best = ranked[0]!;
+  const reason =
+    top === best
+      ? 'highest score'
+      : 'an ancestor of rank 1: strong candidates share it, it scores higher, or rank 1 is its only block';
+  trace.push({
+    phase: 'candidates',
+    action: 'chosen',
+    element: describeNode(top),
+    reason,
+    numbers: numbersOf(top, stats),
+  });
+  ranked.slice(0, TOP_CANDIDATES).forEach((candidate, index) => {
+    if (candidate === top) return;
+    const inside = ancestorsOf(candidate).has(top) ? ', inside the chosen block' : '';
+    const reason = `rank ${index + 1}${inside}`;
+    trace.push({
+      phase: 'candidates',
+      action: 'runner-up',
+      element: describeNode(candidate),
+      reason,
+      numbers: numbersOf(candidate, stats),
+    });
+  });
+}
+
+/** Siblings or leading prose that joined the chosen block (`--explain`). */
+function traceJoined(trace: ExtractTrace, article: HtmlElement): void {
+  const blocks = article.children.filter(isElement).length;
+  traceNote(trace, 'candidates', `the chosen block's siblings or the prose before it joined it (${blocks} blocks)`, {
+    chars: textChars(article),
+  });
+}
+
+/** What a block was judged on: its score (when it is a candidate), text length and link density. */
+function numbersOf(el: HtmlElement, stats: Map<HtmlElement, Node>): ExplainNumbers {
+  const node = stats.get(el);
+  if (!node) return { chars: textChars(el) };
+  const measured = { chars: node.text, linkDensity: linkDensity(node) };
+  return node.isCandidate ? { score: node.score, ...measured } : measured;
 }
 
 function ancestorsOf(el: HtmlElement): Set<HtmlElement> {
@@ -427,6 +498,7 @@ function cleanContent(
   stats: Map<HtmlElement, Node>,
   title: string | undefined,
   mostText: number,
+  trace?: ExtractTrace,
 ): void {
   const normalizedTitle = normalizeText(title);
   const visit = (el: HtmlElement): void => {
@@ -435,10 +507,19 @@ function cleanContent(
       const name = child.name;
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
-      if (name === 'figcaption' || isCaption(child, stats)) return false;
+      if (name === 'figcaption' || isCaption(child, stats)) {
+        if (trace) {
+          const reason = name === 'figcaption' ? 'caption <figcaption>' : 'caption or credit class';
+          traceRemoved(trace, 'cleaning', child, reason, numbersOf(child, stats));
+        }
+        return false;
+      }
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
-        if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) return false;
+        if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) {
+          if (trace) traceRemoved(trace, 'cleaning', child, 'heading repeats the title');
+          return false;
+        }
         return true;
       }
       if (
@@ -450,9 +531,17 @@ function cleanContent(
         name === 'header' ||
         name === 'dl'
       ) {
-        if ((stats.get(child)?.text ?? 0) <= mostText && shouldDrop(child, stats)) return false;
+        const drop = (stats.get(child)?.text ?? 0) <= mostText ? shouldDrop(child, stats) : undefined;
+        if (drop) {
+          if (trace) traceRemoved(trace, 'cleaning', child, drop, numbersOf(child, stats));
+          return false;
+        }
       }
-      if (name === 'p' && isLinkParagraph(child, stats, mostText)) return false;
+      if (name === 'p' && isLinkParagraph(child, stats, mostText)) {
+        if (trace)
+          traceRemoved(trace, 'cleaning', child, 'nearly all link text (link density > 0.8)', numbersOf(child, stats));
+        return false;
+      }
       visit(child);
       return true;
     });
@@ -481,7 +570,7 @@ function normalizeText(text: string | undefined): string {
  * link lists and teaser boxes. From the end backwards, a heading with nothing after it or a mostly-links block goes;
  * the first block of prose stops the trim.
  */
-function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number): void {
+function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number, trace?: ExtractTrace): void {
   for (;;) {
     const children = root.children;
     let index = children.length - 1;
@@ -493,12 +582,18 @@ function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText
     const isHeading = /^h[1-6]$/.test(last.name);
     const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
     if (isHeading || isLinkBlock) {
+      if (trace) {
+        const reason = isHeading
+          ? 'heading with nothing after it'
+          : 'mostly links (link density > 0.5) after the last prose';
+        traceRemoved(trace, 'trailing', last, reason, numbersOf(last, stats));
+      }
       children.splice(index, 1);
       continue;
     }
     // A container ends where its own last block ends; one left empty goes, and the trim goes on before it.
     if (!CONTAINER_TAGS.has(last.name)) return;
-    trimTrailing(last, stats, mostText);
+    trimTrailing(last, stats, mostText, trace);
     if (!last.children.every(isBlank)) return;
     children.splice(index, 1);
   }
@@ -517,21 +612,24 @@ function isBlank(node: HtmlNode): boolean {
   return node.type === 'text' ? node.data.trim() === '' : !isElement(node);
 }
 
-function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+/** Why a block inside the content goes (conditional cleaning), or undefined when it stays. */
+function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): string | undefined {
   const node = stats.get(el);
-  if (!node) return false;
+  if (!node) return undefined;
   const weight = classWeight(el);
   const score = node.isCandidate ? node.score : 0;
   // Only a boilerplate class condemns a block by score: lists start below zero in Readability's scheme, and
   // trafilatura's lesson is that lists inside the content are content.
-  if (weight < 0 && weight + score < 0) return true;
+  if (weight < 0 && weight + score < 0) return 'boilerplate-like class or id, score below zero';
   const density = linkDensity(node);
   const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
   // Link farms: navigation lists, tag clouds, "read more" boxes.
-  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) return true;
-  if (weight >= 25 && density > 0.5) return true;
-  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList) return true;
-  return false;
+  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) {
+    return isList ? 'link farm: a list, link density > 0.5' : 'link farm: link density > 0.33';
+  }
+  if (weight >= 25 && density > 0.5) return 'link density > 0.5 despite a content-like class';
+  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList) return 'too short, no image';
+  return undefined;
 }
 
 function hasDescendant(el: HtmlElement, name: string): boolean {
