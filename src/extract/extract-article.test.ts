@@ -31,6 +31,17 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('Sign up for the weekly letter');
   });
 
+  it('keeps a short data table (header cells or a grid of cells), drops a short layout fragment', () => {
+    const html = page(`<article><p>${PROSE.repeat(2)}</p>
+      <table><tr><th>Name</th><th>Age</th></tr><tr><td>Ann</td><td>31</td></tr></table>
+      <table><tr><td>Ann</td><td>31</td></tr><tr><td>Bob</td><td>42</td></tr></table>
+      <div>Share</div><p>${PROSE}</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('| Name | Age |');
+    expect(markdown).toContain('| Bob | 42 |');
+    expect(markdown).not.toContain('Share');
+  });
+
   it('drops ruby annotations, keeping the base text', () => {
     const html = page(`<article><p>${PROSE}<ruby>漢字<rp>(</rp><rt>かんじ</rt><rp>)</rp></ruby>を読む。</p></article>`);
     const { markdown } = extractArticle(html, { baseUrl: URL });

@@ -628,8 +628,27 @@ function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): string | un
     return isList ? 'link farm: a list, link density > 0.5' : 'link farm: link density > 0.33';
   }
   if (weight >= 25 && density > 0.5) return 'link density > 0.5 despite a content-like class';
-  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList) return 'too short, no image';
+  // A short table with header cells or a grid of cells is data (a price list, a score), not a fragment.
+  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList && !isDataTable(el)) {
+    return 'too short, no image';
+  }
   return undefined;
+}
+
+function isDataTable(el: HtmlElement): boolean {
+  if (el.name !== 'table') return false;
+  if (hasDescendant(el, 'th')) return true;
+  let rows = 0;
+  const countRows = (node: HtmlElement): void => {
+    for (const child of node.children) {
+      if (!isElement(child) || child.name === 'table') continue;
+      if (child.name === 'tr') {
+        if (child.children.filter((cell) => isElement(cell) && cell.name === 'td').length >= 2) rows++;
+      } else countRows(child);
+    }
+  };
+  countRows(el);
+  return rows >= 2;
 }
 
 function hasDescendant(el: HtmlElement, name: string): boolean {
