@@ -4,6 +4,7 @@ import { renderMarkdown } from '../render/markdown.js';
 import { removeHidden } from './clean-hidden.js';
 import { listLinkTargets, readCanonicalUrl, type LinkTargets } from './links.js';
 import { findMainContent, visibleTextLength } from './main-content.js';
+import { stripShortcodes } from './shortcodes.js';
 import { readMetadata } from './metadata.js';
 import { parseHtml } from './parse.js';
 import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
@@ -72,6 +73,9 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     if (isBetter) main = retry;
   }
   if (main) {
+    const shortcodes = stripShortcodes(main.root);
+    if (trace && shortcodes > 0)
+      traceNote(trace, 'cleaning', `unrendered shortcodes removed from ${shortcodes} text runs`);
     const markdown = renderMarkdown(main.root, { baseUrl });
     return {
       title,
