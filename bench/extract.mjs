@@ -192,9 +192,7 @@ const SETS = {
 
 async function loadPipeline(name) {
   if (name === 'ours') {
-    const { extractArticle } = await import(
-      join(ROOT, 'node_modules/.cache/web-reader-bench/extract/extract-article.js')
-    );
+    const { extractArticle } = await import(join(ROOT, '.bench-out/extract/extract/extract-article.js'));
     return (html, url) => extractArticle(html, { baseUrl: url }).markdown;
   }
   if (name === 'baseline') {

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { newsPages } from './eval-pages.mjs';
 
-const { extractArticle } = await import('../node_modules/.cache/web-reader-bench/extract/extract-article.js');
+const { extractArticle } = await import('../.bench-out/extract/extract/extract-article.js');
 const pages = newsPages(Number(process.argv[2] ?? 30)).map((page) => page.load());
 const t = performance.now();
 const cpu = process.cpuUsage();
