@@ -1,15 +1,15 @@
-// The source pre-pass of parseHtml: cuts what is never rendered — script and style bodies, comments, inline SVG —
-// from the HTML text before it is tokenized. On news pages these are often most of the bytes (inline JSON state,
+// The source pre-pass of parseHtml: cuts what is never rendered — script and style bodies, comments, inline SVG,
+// template content — from the HTML text before it is tokenized. On news pages these are often most of the bytes (inline JSON state,
 // icon sprites), and skipping them here is cheaper than tokenizing them. Where each cut ends follows the HTML
 // tokenizer (HTML §13.2.5): a cut that ends too late swallows the page after it, one that ends too early leaks code
 // as text.
 // Not handled: `<script` or `<!--` written inside a quoted attribute value is taken for the real thing (finding it
 // would mean tokenizing every tag); MathML, whose text is rendered, is left to the parser.
 
-// Where a cut may start: a comment or bogus comment (`<!`, `<?`, `</` not followed by a letter), a raw-text element
-// to cut, or an RCDATA element whose text must be kept whole (a `<!--` inside <title> is text, not a comment). A tag
-// name ends at whitespace, `/` or `>`: `<script-x>` is another element.
-const CUT_START = /<(?:(!--)|[!?]|\/(?![A-Za-z])|(script|style|svg|title|textarea|xmp)(?=[\t\n\f\r />]))/gi;
+// Where a cut may start: a comment or bogus comment (`<!`, `<?`, `</` not followed by a letter), an element whose
+// content is never rendered, or an RCDATA element whose text must be kept whole (a `<!--` inside <title> is text,
+// not a comment). A tag name ends at whitespace, `/` or `>`: `<script-x>` is another element.
+const CUT_START = /<(?:(!--)|[!?]|\/(?![A-Za-z])|(script|style|svg|template|title|textarea|xmp)(?=[\t\n\f\r />]))/gi;
 const COMMENT_END = /--!?>/g;
 // Script data (HTML §13.2.5.4 and the escaped states after it): `</script` ends the element, except inside
 // `<!-- … <script` (double-escaped), which old pages use to write a whole script element from a script.
@@ -32,8 +32,13 @@ const SVG_TOKEN = new RegExp(
   'gi',
 );
 const INTEGRATION_POINTS = new Set(['foreignobject', 'desc', 'title']);
+// A <template>'s content is parsed into a fragment of its own, never into the document (HTML §13.2.6.4.4): it is
+// markup for scripts to stamp out, not text on the page. Templates nest. A declarative shadow root
+// (`<template shadowrootmode>`) is the exception: the browser renders it.
+const SHADOW_ROOT = /[\t\n\f\r /]shadowroot(?:mode)?[\t\n\f\r ]*=/i;
+const TEMPLATE_TOKEN = /<!--|<(\/?)template(?=[\t\n\f\r />])/gi;
 
-/** `html` without its comments, script and style bodies and inline SVG; everything else as written. */
+/** `html` without its comments, script and style bodies, inline SVG and templates; everything else as written. */
 export function cutNeverRendered(html: string): string {
   let out = '';
   let kept = 0;
@@ -53,6 +58,11 @@ export function cutNeverRendered(html: string): string {
       }
       if (name === 'script') end = scriptEnd(html, tag.end);
       else if (name === 'style') end = rawTextEnd(html, tag.end, STYLE_END, name);
+      else if (name === 'template') {
+        // A declarative shadow root is rendered in place of its host's children: its content stays, unwrapped (the
+        // stray `</template>` left behind is ignored by the parser).
+        end = SHADOW_ROOT.test(html.slice(start, tag.end)) ? tag.end : templateEnd(html, tag.end);
+      }
       // A foreign element's `/>` closes it (HTML §13.2.6.5), unlike an HTML element's.
       else end = tag.selfClosing ? tag.end : svgEnd(html, tag.end);
     }
@@ -165,6 +175,22 @@ function svgEnd(html: string, from: number): number {
       else if (!tag.selfClosing) integration++;
     } else if (integration === 0) return match.index;
     SVG_TOKEN.lastIndex = tag.end;
+  }
+  return html.length;
+}
+
+function templateEnd(html: string, from: number): number {
+  let depth = 1;
+  TEMPLATE_TOKEN.lastIndex = from;
+  for (let match = TEMPLATE_TOKEN.exec(html); match; match = TEMPLATE_TOKEN.exec(html)) {
+    if (match[0] === '<!--') {
+      TEMPLATE_TOKEN.lastIndex = commentEnd(html, match.index + 4);
+      continue;
+    }
+    const end = startTagEnd(html, match.index + match[0].length).end;
+    if (match[1] && --depth === 0) return end;
+    if (!match[1]) depth++;
+    TEMPLATE_TOKEN.lastIndex = end;
   }
   return html.length;
 }

@@ -160,3 +160,15 @@ describe('parseHtml <head> and <body> (HTML §13.2.6.4.4–6, §13.2.6.4.19–22
     expect(html.children.filter(isElement).map((c) => c.name)).toEqual(['head', 'body']);
   });
 });
+
+describe('parseHtml <template>', () => {
+  it('leaves template content out of the document, nested templates included', () => {
+    const html = '<body><template><p>card <template>x</template> title</p></template><p>kept</p></body>';
+    expect(bodyText(html)).toBe('kept');
+  });
+
+  it('keeps the content of a declarative shadow root, which the browser renders', () => {
+    const html = '<body><my-card><template shadowrootmode="open"><p>shown</p></template></my-card><p>kept</p></body>';
+    expect(bodyText(html)).toBe('shownkept');
+  });
+});
