@@ -9,15 +9,25 @@
 // Where a cut may start: a comment or bogus comment (`<!`, `<?`, `</` not followed by a letter), an element whose
 // content is never rendered, or an RCDATA element whose text must be kept whole (a `<!--` inside <title> is text,
 // not a comment). A tag name ends at whitespace, `/` or `>`: `<script-x>` is another element.
-const CUT_START = /<(?:(!--)|[!?]|\/(?![A-Za-z])|(script|style|svg|template|title|textarea|xmp)(?=[\t\n\f\r />]))/gi;
+const CUT_START =
+  /<(?:(!--)|[!?]|\/(?![A-Za-z])|(script|style|svg|template|title|textarea|xmp|iframe|noembed|noframes)(?=[\t\n\f\r />]))/gi;
 const COMMENT_END = /--!?>/g;
 // Script data (HTML §13.2.5.4 and the escaped states after it): `</script` ends the element, except inside
 // `<!-- … <script` (double-escaped), which old pages use to write a whole script element from a script.
 const SCRIPT_TOKEN = /<!--|-->|<(\/?)script(?=[\t\n\f\r />])/gi;
-const STYLE_END = /<\/style(?=[\t\n\f\r />])/gi;
-const TITLE_END = /<\/title(?=[\t\n\f\r />])/gi;
-const TEXTAREA_END = /<\/textarea(?=[\t\n\f\r />])/gi;
-const XMP_END = /<\/xmp(?=[\t\n\f\r />])/gi;
+// The end tag of each RAWTEXT or RCDATA element: its name followed by whitespace, `/` or `>`.
+const END_TAG = new Map(
+  ['style', 'title', 'textarea', 'xmp', 'iframe', 'noembed', 'noframes'].map((name) => [
+    name,
+    new RegExp(`</${name}(?=[\\t\\n\\f\\r />])`, 'gi'),
+  ]),
+);
+// Elements whose text the tokenizer reads as text, not markup (HTML §13.2.5.2–3). <title> and <textarea> text stays
+// (the reader sees it); <iframe>, <noembed> and <noframes> hold fallback no browser shows, so their text goes,
+// their tags stay. htmlparser2 reads the first three as text but parses the others as markup, and ends none of them
+// at `</title/>`: each gets a plain end tag, so the parser ends it where the browser does.
+const KEEP_TEXT = new Set(['title', 'textarea', 'xmp']);
+const DROP_TEXT = new Set(['iframe', 'noembed', 'noframes']);
 // Inside <svg>, the tags that matter: nested <svg>, the HTML integration points (<foreignObject>, <desc>, <title>:
 // their content is HTML), comments, and the HTML tags that break out of foreign content (HTML §13.2.6.5), so that a
 // page that forgets `</svg>` gets its text back where a browser does: the start tags the spec lists, and end tags
@@ -51,13 +61,15 @@ export function cutNeverRendered(html: string): string {
     else if (name === undefined) end = bogusCommentEnd(html, start + 2);
     else {
       const tag = startTagEnd(html, start + 1 + name.length);
-      if (name === 'title' || name === 'textarea' || name === 'xmp') {
-        const closer = name === 'title' ? TITLE_END : name === 'textarea' ? TEXTAREA_END : XMP_END;
-        CUT_START.lastIndex = rawTextEnd(html, tag.end, closer, name);
+      if (KEEP_TEXT.has(name) || DROP_TEXT.has(name)) {
+        const close = endTag(html, tag.end, name);
+        out += html.slice(kept, KEEP_TEXT.has(name) ? close.start : tag.end) + `</${name}>`;
+        kept = close.end;
+        CUT_START.lastIndex = close.end;
         continue;
       }
       if (name === 'script') end = scriptEnd(html, tag.end);
-      else if (name === 'style') end = rawTextEnd(html, tag.end, STYLE_END, name);
+      else if (name === 'style') end = endTag(html, tag.end, name).end;
       else if (name === 'template') {
         // A declarative shadow root is rendered in place of its host's children: its content stays, unwrapped (the
         // stray `</template>` left behind is ignored by the parser).
@@ -128,11 +140,13 @@ function startTagEnd(html: string, from: number): { end: number; selfClosing: bo
   return { end: html.length, selfClosing: false };
 }
 
-/** From after a RAWTEXT/RCDATA start tag to after its end tag (`</name` + whitespace, `/` or `>`), or the end. */
-function rawTextEnd(html: string, from: number, closer: RegExp, name: string): number {
+/** From after a RAWTEXT/RCDATA start tag: where its end tag starts and ends (both the end of the file without one). */
+function endTag(html: string, from: number, name: string): { start: number; end: number } {
+  const closer = END_TAG.get(name)!;
   closer.lastIndex = from;
   const match = closer.exec(html);
-  return match ? startTagEnd(html, match.index + 2 + name.length).end : html.length;
+  if (!match) return { start: html.length, end: html.length };
+  return { start: match.index, end: startTagEnd(html, match.index + 2 + name.length).end };
 }
 
 function scriptEnd(html: string, from: number): number {

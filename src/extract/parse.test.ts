@@ -92,6 +92,22 @@ describe('parseHtml raw text ends where HTML says (HTML §13.2.5)', () => {
     expect(textOf(findElement(doc, (el) => el.name === 'title')!)).toBe('a <!-- b');
     expect(bodyText('<body><textarea><script>x</textarea><p>kept</p></body>')).toBe('<script>xkept');
   });
+
+  it('ends <title> and <textarea> at an end tag with `/` or attributes, which htmlparser2 alone would run past', () => {
+    const doc = parseHtml(
+      '<html><head><title>T</title/></head><body><textarea>a</textarea x><p>kept</p></body></html>',
+    );
+    expect(textOf(findElement(doc, (el) => el.name === 'title')!)).toBe('T');
+    expect(bodyText('<body><textarea>a</textarea x><p>kept</p></body>')).toBe('akept');
+  });
+
+  it('reads <iframe>, <noembed> and <noframes> content as text no browser shows, not as markup', () => {
+    const doc = parseHtml('<body><div><iframe src="/f"></div><p>fallback</p></iframe><p id="p">kept</p></div></body>');
+    expect(textOf(doc)).toBe('kept');
+    expect(findElement(doc, (el) => el.name === 'iframe')?.attribs.src).toBe('/f');
+    expect((findElement(doc, (el) => el.attribs.id === 'p')!.parent as { name?: string }).name).toBe('div');
+    expect(bodyText('<body><noembed><p>a</p></noembed><noframes>b</noframes>c</body>')).toBe('c');
+  });
 });
 
 describe('parseHtml comments (HTML §13.2.5.43–52)', () => {
