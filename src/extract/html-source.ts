@@ -1,6 +1,6 @@
 // The source pre-pass of parseHtml: cuts what is never rendered — script and style bodies, comments, inline SVG,
-// template content — from the HTML text before it is tokenized. On news pages these are often most of the bytes (inline JSON state,
-// icon sprites), and skipping them here is cheaper than tokenizing them. Where each cut ends follows the HTML
+// template content — from the HTML text before it is tokenized. On news pages these are often most of the bytes
+// (inline JSON state, icon sprites), and skipping them here is cheaper than tokenizing them. Where each cut ends follows the HTML
 // tokenizer (HTML §13.2.5): a cut that ends too late swallows the page after it, one that ends too early leaks code
 // as text.
 // Not handled: `<script` or `<!--` written inside a quoted attribute value is taken for the real thing (finding it
@@ -27,7 +27,6 @@ const END_TAG = new Map(
 // their tags stay. htmlparser2 reads the first three as text but parses the others as markup, and ends none of them
 // at `</title/>`: each gets a plain end tag, so the parser ends it where the browser does.
 const KEEP_TEXT = new Set(['title', 'textarea', 'xmp']);
-const DROP_TEXT = new Set(['iframe', 'noembed', 'noframes']);
 // Inside <svg>, the tags that matter: nested <svg>, the HTML integration points (<foreignObject>, <desc>, <title>:
 // their content is HTML), comments, and the HTML tags that break out of foreign content (HTML §13.2.6.5), so that a
 // page that forgets `</svg>` gets its text back where a browser does: the start tags the spec lists, and end tags
@@ -48,7 +47,10 @@ const INTEGRATION_POINTS = new Set(['foreignobject', 'desc', 'title']);
 const SHADOW_ROOT = /[\t\n\f\r /]shadowroot(?:mode)?[\t\n\f\r ]*=/i;
 const TEMPLATE_TOKEN = /<!--|<(\/?)template(?=[\t\n\f\r />])/gi;
 
-/** `html` without its comments, script and style bodies, inline SVG and templates; everything else as written. */
+/**
+ * `html` without its comments, script and style bodies, inline SVG, template content and the fallback text of
+ * iframe, noembed and noframes; everything else as written.
+ */
 export function cutNeverRendered(html: string): string {
   let out = '';
   let kept = 0;
@@ -56,29 +58,31 @@ export function cutNeverRendered(html: string): string {
   for (let match = CUT_START.exec(html); match; match = CUT_START.exec(html)) {
     const start = match.index;
     const name = match[2]?.toLowerCase();
+    // html[start, end) becomes html[start, keep) followed by `insert`.
+    let keep = start;
+    let insert = '';
     let end: number;
     if (match[1]) end = commentEnd(html, start + 4);
     else if (name === undefined) end = bogusCommentEnd(html, start + 2);
     else {
       const tag = startTagEnd(html, start + 1 + name.length);
-      if (KEEP_TEXT.has(name) || DROP_TEXT.has(name)) {
-        const close = endTag(html, tag.end, name);
-        out += html.slice(kept, KEEP_TEXT.has(name) ? close.start : tag.end) + `</${name}>`;
-        kept = close.end;
-        CUT_START.lastIndex = close.end;
-        continue;
-      }
       if (name === 'script') end = scriptEnd(html, tag.end);
       else if (name === 'style') end = endTag(html, tag.end, name).end;
-      else if (name === 'template') {
-        // A declarative shadow root is rendered in place of its host's children: its content stays, unwrapped (the
-        // stray `</template>` left behind is ignored by the parser).
-        end = SHADOW_ROOT.test(html.slice(start, tag.end)) ? tag.end : templateEnd(html, tag.end);
-      }
       // A foreign element's `/>` closes it (HTML §13.2.6.5), unlike an HTML element's.
-      else end = tag.selfClosing ? tag.end : svgEnd(html, tag.end);
+      else if (name === 'svg') end = tag.selfClosing ? tag.end : svgEnd(html, tag.end);
+      // A declarative shadow root is rendered in place of its host's children: its content stays, unwrapped (the
+      // stray `</template>` left behind is ignored by the parser).
+      else if (name === 'template' && SHADOW_ROOT.test(html.slice(start, tag.end))) end = tag.end;
+      else {
+        // The element stays, with its text or without it (a <template> stays empty: extraction counts it as a
+        // hidden block), and ends in a plain end tag.
+        const close = name === 'template' ? templateEnd(html, tag.end) : endTag(html, tag.end, name);
+        keep = KEEP_TEXT.has(name) ? close.start : tag.end;
+        insert = `</${name}>`;
+        end = close.end;
+      }
     }
-    out += html.slice(kept, start);
+    out += html.slice(kept, keep) + insert;
     kept = end;
     CUT_START.lastIndex = end;
   }
@@ -193,7 +197,7 @@ function svgEnd(html: string, from: number): number {
   return html.length;
 }
 
-function templateEnd(html: string, from: number): number {
+function templateEnd(html: string, from: number): { start: number; end: number } {
   let depth = 1;
   TEMPLATE_TOKEN.lastIndex = from;
   for (let match = TEMPLATE_TOKEN.exec(html); match; match = TEMPLATE_TOKEN.exec(html)) {
@@ -202,9 +206,9 @@ function templateEnd(html: string, from: number): number {
       continue;
     }
     const end = startTagEnd(html, match.index + match[0].length).end;
-    if (match[1] && --depth === 0) return end;
+    if (match[1] && --depth === 0) return { start: match.index, end };
     if (!match[1]) depth++;
     TEMPLATE_TOKEN.lastIndex = end;
   }
-  return html.length;
+  return { start: html.length, end: html.length };
 }
