@@ -123,3 +123,14 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('12 May 2022'); // passed over between the lead and the body, not taken
   });
 });
+
+describe('extractArticle on a page that never closes its <head>', () => {
+  it('extracts the paragraphs a browser puts in the implied <body>', () => {
+    const html = `<!doctype html><html><head><meta charset="utf-8"><title>Report</title>
+      <link rel="stylesheet" href="/s.css"><div class="post"><h1>Report</h1><p>${PROSE.repeat(3)}</p>
+      <p>The second paragraph of the report.</p></div></html>`;
+    const article = extractArticle(html, { baseUrl: URL });
+    expect(article.markdown).toContain('The committee met on Tuesday');
+    expect(article.markdown).toContain('The second paragraph of the report.');
+  });
+});

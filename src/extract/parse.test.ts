@@ -57,3 +57,134 @@ describe('parseHtml depth cap', () => {
     expect(maxDepth(root as unknown as HtmlDocument)).toBeLessThanOrEqual(MAX_NESTING_DEPTH);
   });
 });
+
+/** The body's text: what extraction reads. */
+function bodyText(html: string): string {
+  const doc = parseHtml(html);
+  return textOf(findElement(doc, (el) => el.name === 'body') ?? doc);
+}
+
+describe('parseHtml raw text ends where HTML says (HTML §13.2.5)', () => {
+  it('ends a script at `</script` followed by whitespace, attributes or `/`', () => {
+    for (const end of ['</script >', '</script\n>', '</script foo="x">', '</script/>', '</SCRIPT\t>']) {
+      const text = bodyText(`<body><script>var a = "<p>";${end}<p>kept</p><script>var b;</script><p>end</p></body>`);
+      expect(text, end).toBe('keptend');
+    }
+  });
+
+  it('ends a style at `</style` followed by whitespace, and leaves <style-x>, <script-x>, <svg-x> as elements', () => {
+    expect(bodyText('<body><style>p{}</style foo><p>kept</p><style>q{}</style></body>')).toBe('kept');
+    const custom = '<body><p>a<script-x>b</script-x><style-x>c</style-x><svg-x>d</svg-x></p>';
+    expect(bodyText(`${custom}<script></script><style></style><svg></svg></body>`)).toBe('abcd');
+  });
+
+  it('keeps a `</script>` inside `<!-- <script>` inside the script, as browsers do (double-escaped script data)', () => {
+    const html = '<body><script><!-- document.write("<script>x()</script>"); // --></script><p>after</p></body>';
+    expect(bodyText(html)).toBe('after');
+  });
+
+  it('runs an unterminated script to the end of the file, showing nothing', () => {
+    expect(bodyText('<body><p>before</p><script>var a; <p>never</p>')).toBe('before');
+  });
+
+  it('reads <title> and <textarea> as text: a comment or script inside them does not start a cut', () => {
+    const doc = parseHtml('<html><head><title>a <!-- b</title></head><body><p>kept</p><!-- c --></body></html>');
+    expect(textOf(findElement(doc, (el) => el.name === 'title')!)).toBe('a <!-- b');
+    expect(bodyText('<body><textarea><script>x</textarea><p>kept</p></body>')).toBe('<script>xkept');
+  });
+
+  it('ends <title> and <textarea> at an end tag with `/` or attributes, which htmlparser2 alone would run past', () => {
+    const doc = parseHtml(
+      '<html><head><title>T</title/></head><body><textarea>a</textarea x><p>kept</p></body></html>',
+    );
+    expect(textOf(findElement(doc, (el) => el.name === 'title')!)).toBe('T');
+    expect(bodyText('<body><textarea>a</textarea x><p>kept</p></body>')).toBe('akept');
+  });
+
+  it('reads <iframe>, <noembed> and <noframes> content as text no browser shows, not as markup', () => {
+    const doc = parseHtml('<body><div><iframe src="/f"></div><p>fallback</p></iframe><p id="p">kept</p></div></body>');
+    expect(textOf(doc)).toBe('kept');
+    expect(findElement(doc, (el) => el.name === 'iframe')?.attribs.src).toBe('/f');
+    expect((findElement(doc, (el) => el.attribs.id === 'p')!.parent as { name?: string }).name).toBe('div');
+    expect(bodyText('<body><noembed><p>a</p></noembed><noframes>b</noframes>c</body>')).toBe('c');
+  });
+});
+
+describe('parseHtml comments (HTML §13.2.5.43–52)', () => {
+  it('takes `<!-->` and `<!--->` as whole empty comments', () => {
+    expect(bodyText('<body><p>one<!-->two</p><p>three<!--->four</p><!-- x --></body>')).toBe('onetwothreefour');
+  });
+
+  it('ends a comment at `--!>`', () => {
+    expect(bodyText('<body><!-- hidden --!><p>kept</p><!-- later --></body>')).toBe('kept');
+  });
+
+  it('runs an unterminated comment to the end of the file', () => {
+    expect(bodyText('<body><p>kept</p><!-- <p>never</p>')).toBe('kept');
+  });
+
+  it('ends bogus comments (`<!x`, `<?x`, `</` + non-letter) at the first `>`', () => {
+    expect(bodyText('<body><p>a<!x <!-- y>b<?php echo 1 ?>c</ 1>d</p><!-- z --></body>')).toBe('abcd');
+  });
+});
+
+describe('parseHtml inline SVG', () => {
+  it('takes `<svg/>` as empty and cuts a nested <svg> whole', () => {
+    expect(bodyText('<body><svg/><p>kept</p><svg><svg></svg><text>icon</text></svg><p>end</p></body>')).toBe('keptend');
+  });
+
+  it('closes an <svg> left open at an HTML tag that breaks out of foreign content (HTML §13.2.6.5)', () => {
+    const doc = parseHtml('<body><div><svg><use href="#i"/></div><p id="p">kept</p><svg></svg></body>');
+    const p = findElement(doc, (el) => el.attribs.id === 'p')!;
+    expect((p.parent as { name?: string }).name).toBe('body');
+    expect(bodyText('<body><svg><path/><p>kept</p></body>')).toBe('kept');
+  });
+
+  it('does not break out inside an HTML integration point (<foreignObject>, <title>)', () => {
+    expect(
+      bodyText('<body><svg><title><b>icon</b></title><foreignObject><p>x</p></foreignObject></svg>ok</body>'),
+    ).toBe('ok');
+  });
+});
+
+describe('parseHtml <head> and <body> (HTML §13.2.6.4.4–6, §13.2.6.4.19–22)', () => {
+  const nameOf = (node: { parent: unknown }) => (node.parent as { name?: string }).name;
+
+  it('ends an unclosed <head> at the first element a head may not hold, and puts the rest in a <body>', () => {
+    const doc = parseHtml('<html><head><title>T</title><meta charset="utf-8"><p id="p">one</p><p>two</p></html>');
+    const head = findElement(doc, (el) => el.name === 'head')!;
+    expect(head.children.map((c) => (isElement(c) ? c.name : c.type))).toEqual(['title', 'meta']);
+    expect(nameOf(findElement(doc, (el) => el.attribs.id === 'p')!)).toBe('body');
+    expect(bodyText('<html><head><meta charset="utf-8">Bare text<p>two</p></html>')).toBe('Bare texttwo');
+    // A tracking pixel ends the head in a browser; the <title> after it is still not body text.
+    const pixel = parseHtml('<html><head><img src="/p.gif"><title>T</title></head><body><p>x</p></body></html>');
+    expect(findElement(pixel, (el) => el.name === 'head')!.children.map((c) => (c as { name?: string }).name)).toEqual([
+      'title',
+    ]);
+    expect(textOf(findElement(pixel, (el) => el.name === 'body')!)).toBe('x');
+    expect(findElement(pixel, (el) => el.name === 'img')!.parent).toBe(findElement(pixel, (el) => el.name === 'body'));
+  });
+
+  it('moves content between </head> and <body>, and after </body> or </html>, into the body', () => {
+    const html = '<html><head></head><div>first</div><body><p>main</p></body><p>late</p></html><p>last</p>';
+    expect(bodyText(html)).toBe('firstmainlatelast');
+  });
+
+  it('leaves a page with only head content outside its body as parsed', () => {
+    const doc = parseHtml('<html><head><title>T</title></head>\n<body><p>x</p></body>\n</html>\n');
+    const html = findElement(doc, (el) => el.name === 'html')!;
+    expect(html.children.filter(isElement).map((c) => c.name)).toEqual(['head', 'body']);
+  });
+});
+
+describe('parseHtml <template>', () => {
+  it('leaves template content out of the document, nested templates included', () => {
+    const html = '<body><template><p>card <template>x</template> title</p></template><p>kept</p></body>';
+    expect(bodyText(html)).toBe('kept');
+  });
+
+  it('keeps the content of a declarative shadow root, which the browser renders', () => {
+    const html = '<body><my-card><template shadowrootmode="open"><p>shown</p></template></my-card><p>kept</p></body>';
+    expect(bodyText(html)).toBe('shownkept');
+  });
+});

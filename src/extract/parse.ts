@@ -2,8 +2,10 @@
 // per-node event-target and live-collection machinery of a browser DOM: on the evaluation pages it parses about 5×
 // faster than linkedom and 20× faster than jsdom (docs/benchmarks.md). Extraction needs no more than this tree.
 // Not handled here: decoding bytes (src/fetch/ hands over text), HTML5 tree-construction fix-ups beyond what
-// htmlparser2 does (implied <p> ends, void elements); misnested inline tags stay as written.
+// htmlparser2 does (implied <p> ends, void elements) and where <body> begins and ends (placeBodyContent below);
+// misnested inline tags stay as written.
 import { DomHandler, Parser, type parseDocument } from 'htmlparser2';
+import { cutNeverRendered } from './html-source.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -35,12 +37,6 @@ export interface HtmlOther {
 }
 
 export type HtmlNode = HtmlElement | HtmlText | HtmlOther;
-
-// Script and style bodies, comments and inline SVG are never text a reader sees, and on news pages they are often
-// most of the bytes (inline JSON state, icon sprites). Cutting them from the source first is cheaper than
-// tokenizing them. Raw-text elements end at the first matching end tag (HTML §13.2.5), which the lazy match finds.
-const NEVER_RENDERED =
-  /<script\b[^>]*>[\s\S]*?<\/script\s*>|<style\b[^>]*>[\s\S]*?<\/style\s*>|<!--[\s\S]*?-->|<svg\b[^>]*>[\s\S]*?<\/svg\s*>/gi;
 
 /**
  * The deepest an element is nested. Browsers cap the tree their HTML parser builds (Blink: 512,
@@ -163,7 +159,77 @@ export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {})
 }
 
 export function parseHtml(html: string): HtmlDocument {
-  return parseMarkup(html.replace(NEVER_RENDERED, '')) as unknown as HtmlDocument;
+  const doc = parseMarkup(cutNeverRendered(html)) as unknown as HtmlDocument;
+  placeBodyContent(doc);
+  return doc;
+}
+
+// What may stay in <head> (HTML §13.2.6.4.4, "in head"): any other start tag, or text that is not whitespace, ends
+// the head and starts the body in a browser.
+const HEAD_CONTENT = new Set([
+  'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template',
+]); // prettier-ignore
+
+/**
+ * Puts into <body> what a browser puts there and htmlparser2, which builds no implied elements, leaves elsewhere:
+ * the content of a page that never closes its <head> (from the first element not allowed in a head on, which would
+ * otherwise be dropped with the head), and content between </head> and <body> or after </body> and
+ * </html> (HTML §13.2.6.4.6, "after head", and §13.2.6.4.19–22, "after body"). A page with none of these is left
+ * as parsed. Content before <head> stays where it is.
+ */
+function placeBodyContent(doc: HtmlDocument): void {
+  const html = doc.children.find((node): node is HtmlElement => isElement(node) && node.name === 'html');
+  const top = html ?? doc;
+  const headAt = top.children.findIndex((node) => isElement(node) && node.name === 'head');
+  const bodyAt = top.children.findIndex((node) => isElement(node) && node.name === 'body');
+  // Without either, extraction reads the whole <html> as the body already; a body before the head is past repair
+  // here (browsers merge such pages in ways no extraction relies on).
+  if ((headAt < 0 && bodyAt < 0) || (bodyAt >= 0 && bodyAt < headAt)) return;
+  const before: HtmlNode[] = [];
+  const after: HtmlNode[] = [];
+  if (headAt >= 0) before.push(...takeBodyStart((top.children[headAt] as HtmlElement).children));
+  // Between the head and the body (or after the head when there is no body), what is not head content starts the
+  // body; after the body, everything joins it.
+  const between = top.children.slice(headAt + 1, bodyAt < 0 ? undefined : bodyAt);
+  before.push(...takeBodyStart(between));
+  if (bodyAt >= 0) after.push(...top.children.slice(bodyAt + 1));
+  if (html) after.push(...doc.children.slice(doc.children.indexOf(html) + 1));
+  if (!before.concat(after).some(isContent)) return;
+
+  const remove = new Set([...before, ...after]);
+  if (html) doc.children = doc.children.filter((node) => !remove.has(node));
+  let body = bodyAt >= 0 ? (top.children[bodyAt] as HtmlElement) : undefined;
+  top.children = top.children.filter((node) => !remove.has(node));
+  if (!body) {
+    body = { type: 'tag', name: 'body', attribs: {}, children: [], parent: top };
+    top.children.splice(headAt + 1, 0, body);
+  }
+  body.children = [...before, ...body.children, ...after];
+  for (const node of body.children) node.parent = body;
+}
+
+/**
+ * The nodes that go to the body, taken out of `nodes`: from the first one that starts a body (an element a head may
+ * not hold, or text that is not whitespace) on, except the head's own elements, which browsers never render wherever
+ * they end up (a <title> or <meta> met after the body started).
+ */
+function takeBodyStart(nodes: HtmlNode[]): HtmlNode[] {
+  const at = nodes.findIndex((node) =>
+    isElement(node) ? !HEAD_CONTENT.has(node.name) : node.type === 'text' && !isWhitespace(node.data),
+  );
+  if (at < 0) return [];
+  const stays = (node: HtmlNode) => isElement(node) && HEAD_CONTENT.has(node.name) && node.name !== 'noscript';
+  const tail = nodes.splice(at);
+  nodes.push(...tail.filter(stays));
+  return tail.filter((node) => !stays(node));
+}
+
+function isContent(node: HtmlNode): boolean {
+  return isElement(node) || (node.type === 'text' && !isWhitespace(node.data));
+}
+
+function isWhitespace(text: string): boolean {
+  return /^[\t\n\f\r ]*$/.test(text);
 }
 
 export function isElement(node: HtmlNode | HtmlDocument): node is HtmlElement {
