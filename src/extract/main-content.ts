@@ -14,6 +14,7 @@ import {
   type HtmlElement,
   type HtmlNode,
 } from './parse.js';
+import { withSameClass } from './same-class.js';
 
 export interface MainContent {
   readonly root: HtmlElement;
@@ -75,7 +76,8 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
   const top = pickTopCandidate(body, stats, candidates);
-  const article = withLeadingProse(top, withSameClass(top, gatherSiblings(top, stats), stats, body), stats, body);
+  const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
+  const article = withLeadingProse(top, parts, stats, body);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
@@ -384,55 +386,12 @@ function gatherSiblings(top: HtmlElement, stats: Map<HtmlElement, Node>): HtmlEl
   return { type: 'tag', name: 'div', attribs: {}, children: kept, parent: null };
 }
 
-// How far up from the top candidate blocks with its tag and class are looked for.
-const SAME_CLASS_LEVELS = 3;
-
-/**
- * The top candidate's parts in other places: a CMS that splits the body over repeated blocks (steps, text fields)
- * gives each part the same tag and class, but a part inside its own wrapper is not the top's sibling and, scored
- * apart, never wins. The nearest ancestor (up to three levels) holding other blocks with the top's tag and class is
- * searched; those that read as prose join, in document order.
- */
-function withSameClass(
-  top: HtmlElement,
-  article: HtmlElement,
-  stats: Map<HtmlElement, Node>,
-  body: HtmlElement,
-): HtmlElement {
-  const className = top.attribs.class;
-  if (!className) return article;
-  let ancestor: HtmlElement = top;
-  for (let level = 0; level < SAME_CLASS_LEVELS; level++) {
-    const parent = ancestor.parent;
-    if (!parent || !isElement(parent) || parent === body) return article;
-    ancestor = parent;
-    const matches: HtmlElement[] = [];
-    const visit = (el: HtmlElement): void => {
-      for (const child of el.children) {
-        if (!isElement(child)) continue;
-        if (child === top || (child.name === top.name && child.attribs.class === className)) matches.push(child);
-        else visit(child);
-      }
-    };
-    visit(ancestor);
-    if (matches.length < 2) continue;
-    const inArticle = new Set(article === top ? [top] : article.children);
-    const parts = matches.filter((match) => {
-      if (match === top) return true;
-      if (inArticle.has(match)) return false;
-      const stat = stats.get(match);
-      return (
-        stat !== undefined &&
-        stat.text >= LEADING_MIN_CHARS &&
-        linkDensity(stat) < 0.25 &&
-        !hasLinkedHeading(match, stats)
-      );
-    });
-    if (parts.length < 2) return article;
-    const children = parts.flatMap((part) => (part === top && article !== top ? article.children : [part]));
-    return { type: 'tag', name: 'div', attribs: {}, children, parent: null };
-  }
-  return article;
+/** A block that reads as a part of the article: some prose, few links, no linked heading. */
+function isProsePart(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+  const stat = stats.get(el);
+  return (
+    stat !== undefined && stat.text >= LEADING_MIN_CHARS && linkDensity(stat) < 0.25 && !hasLinkedHeading(el, stats)
+  );
 }
 
 /** A heading that is a link: the mark of a teaser (a card linking to another page), not of a part of this one. */
