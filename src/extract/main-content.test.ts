@@ -18,7 +18,7 @@ describe('choosing the main content', () => {
       `<div class="step"><div class="step-text">${text}</div><div class="spacer"></div></div>`;
     const html = page(`<div class="steps">${step(`<p>${PROSE}</p><p>${PROSE}</p><p>${PROSE}</p>`)}
       <div class="clear"></div>${step(`<p>The second part explains how the vote went, who voted against it, and what happens next.</p>`)}
-      <div class="step-promo"><h3><a href="/other">Another story</a></h3><p>${PROSE}</p></div></div>`);
+      ${step(`<h3><a href="/other">Another story</a></h3><p>A teaser for another story, in the same kind of block as the body, and as long as a paragraph.</p>`)}</div>`);
     const { markdown } = extractArticle(html, { baseUrl: URL });
     expect(markdown).toContain('The committee met on Tuesday');
     expect(markdown).toContain('The second part explains how the vote went');
