@@ -8,6 +8,7 @@ import { renderNonHtml } from './content/render-non-html.js';
 import { ExtractionError, HttpStatusError, InvalidArgumentError, SecurityError } from './errors.js';
 import type { Article } from './extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from './extract/links.js';
+import type { ExplainEntry } from './extract/trace.js';
 import type { ScrapedHtml } from './extract/scrape.js';
 import { createFetcher } from './fetch/guarded-fetch.js';
 import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js';
@@ -40,6 +41,11 @@ export interface LoadOptions {
 export interface ReadOptions extends LoadOptions {
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */
   readonly withLinks?: boolean;
+  /**
+   * Also return extraction's trace as `explain` (`--explain`). The page cache holds fetched bytes, not extraction
+   * results, and every read extracts again: a cached page is explained as fully as a fresh one.
+   */
+  readonly explain?: boolean;
 }
 
 export interface LoadedPage {
@@ -73,6 +79,12 @@ export interface PageContent {
   readonly statusDetail?: string;
   /** With `withLinks`, for HTML whose content was extracted: where its visible links lead, and rel=canonical. */
   readonly links?: LinkTargets;
+  /**
+   * With `explain`, for HTML: each block extraction removed and why, the chosen block and its runners-up, the retry
+   * and fallback passes (src/extract/trace.ts); a note instead when a Markdown twin was read or extraction failed.
+   * Absent for other kinds, which are not extracted.
+   */
+  readonly explain?: readonly ExplainEntry[];
 }
 
 export interface EngineIO {
@@ -143,6 +155,11 @@ export function parseUrlArgument(url: unknown, argument = 'url'): URL {
     );
   }
   return parsed;
+}
+
+/** An explanation that is one note, for a read that ran no extraction; nothing when none was asked for. */
+function explainNote(options: ReadOptions, reason: string): { explain?: ExplainEntry[] } {
+  return options.explain ? { explain: [{ phase: 'fallback', action: 'note', reason }] } : {};
 }
 
 /** A bot challenge rather than a real refusal: worth one retry with the honest User-Agent. */
@@ -307,11 +324,18 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
         outcome: 'ok',
         hiddenBlocksDropped: 0,
         markdownTwinUrl: twin.url,
+        ...explainNote(options, 'the page declares a Markdown version, which was read instead: no extraction ran'),
       };
     }
     let article: ArticleContent | undefined;
     try {
-      const input = { bytes: page.body, contentType, baseUrl: page.finalUrl, withLinks: options.withLinks };
+      const input = {
+        bytes: page.body,
+        contentType,
+        baseUrl: page.finalUrl,
+        withLinks: options.withLinks,
+        explain: options.explain,
+      };
       article = await extractor.readArticle(input);
     } catch (error) {
       // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
@@ -327,6 +351,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
         extractionFailed: false,
         outcome: article.emptyOutcome,
         hiddenBlocksDropped: article.hiddenBlocksDropped,
+        ...(article.explain ? { explain: article.explain } : {}),
       };
     }
     const extractionFailed = article?.content === undefined;
@@ -339,6 +364,9 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
       outcome: 'ok',
       hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
       ...(article?.links ? { links: article.links } : {}),
+      ...(article?.explain
+        ? { explain: article.explain }
+        : explainNote(options, 'extraction did not finish (time limit or parser failure): the raw body is returned')),
     };
   }
 

@@ -23,6 +23,13 @@ export {
 } from './errors.js';
 export type { ToolOutput } from './tools/types.js';
 export type { FetchToolArguments } from './tools/fetch-tool.js';
+export {
+  formatExplain,
+  type ExplainEntry,
+  type ExplainPhase,
+  type ExplainAction,
+  type ExplainNumbers,
+} from './extract/trace.js';
 export { ALL_TOOLS, PRESETS } from './tools/registry.js';
 export { VERSION } from './version.js';
 
@@ -31,11 +38,22 @@ export interface WebReaderOptions extends ConfigFlags {
   readonly env?: Record<string, string | undefined>;
 }
 
+/** The `fetch` tool's arguments, and what only a library caller can ask for. */
+export type WebReaderFetchArguments = FetchToolArguments & {
+  /**
+   * Return extraction's trace as the result's `explain` (`ExplainEntry[]`): each block removed and why (hidden, which
+   * rule; boilerplate tag, role or class word; link density; too short; caption; …), the chosen block with its score
+   * and its runners-up, and whether the retry pass or the whole-body fallback ran. `formatExplain` prints it as
+   * `web-reader read --explain` does. Absent for content that is not HTML.
+   */
+  readonly explain?: boolean;
+};
+
 export interface WebReader {
   readonly config: Config;
   readonly engine: Engine;
-  /** The `fetch` tool: main content as Markdown, or the raw body. */
-  fetch(args: FetchToolArguments, signal?: AbortSignal): Promise<ToolOutput>;
+  /** The `fetch` tool: main content as Markdown, or the raw body; with `explain: true`, how extraction decided. */
+  fetch(args: WebReaderFetchArguments, signal?: AbortSignal): Promise<ToolOutput>;
   /** Any tool by name, with its arguments as an MCP client would send them. */
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutput>;
   /** Stops the extraction workers. */
@@ -54,16 +72,17 @@ export function createWebReader(options: WebReaderOptions = {}): WebReader {
   const { env = {}, ...flags } = options;
   const config = resolveConfig(env, flags);
   const engine = createEngine(config);
-  const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal) => {
+  const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal, explain?: boolean) => {
     const tool = findTool(name);
     if (!tool) return Promise.reject(new InvalidArgumentError('name', `Unknown tool '${name}'.`));
-    return runTool(tool, args, { engine, signal });
+    return runTool(tool, args, { engine, signal, explain });
   };
   return {
     config,
     engine,
-    fetch: (args, signal) => call('fetch', args, signal),
-    call,
+    // `explain` is not a tool argument (the tool's schema refuses unknown ones): it travels in the tool's context.
+    fetch: ({ explain, ...args }, signal) => call('fetch', args, signal, explain),
+    call: (name, args, signal) => call(name, args, signal),
     close: () => engine.close(),
   };
 }

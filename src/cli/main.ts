@@ -5,6 +5,7 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveConfig, type Config, type ConfigFlags } from '../config.js';
 import { createEngine } from '../engine.js';
 import { errorMessage, InvalidArgumentError } from '../errors.js';
+import { formatExplain } from '../extract/trace.js';
 import { quoteInput } from '../quote.js';
 import { runCrawlCommand } from './crawl-command.js';
 import { findTool, selectTools, type AnyTool } from '../tools/registry.js';
@@ -37,6 +38,7 @@ Usage:
       --max-length N               at most N characters (0 = no limit)
       --start-index N              continue from character N
       --json                       a machine-readable result
+      --explain                    on stderr, why extraction removed each block and which block it chose
   web-reader links <url>           the page's same-site links, most frequent first
       --max-links N                at most N links (default 100)
       --no-titles                  URLs only, without anchor text
@@ -78,6 +80,7 @@ const OPTIONS = {
   version: { type: 'boolean', short: 'v' },
   json: { type: 'boolean' },
   raw: { type: 'boolean' },
+  explain: { type: 'boolean' },
   'max-length': { type: 'string' },
   'start-index': { type: 'string' },
   'max-links': { type: 'string' },
@@ -141,17 +144,31 @@ function exitCodeOf(output: ToolOutput): number {
   return EXIT.OK;
 }
 
-async function runOnce(config: Config, tool: AnyTool, args: Record<string, unknown>, json: boolean): Promise<number> {
+async function runOnce(
+  config: Config,
+  tool: AnyTool,
+  args: Record<string, unknown>,
+  json: boolean,
+  explain = false,
+): Promise<number> {
   const engine = createEngine(config);
   try {
-    const output = await runTool(tool, args, { engine });
+    const output = await runTool(tool, args, { engine, explain });
     const result = output.data ?? { ...output.structured, text: output.text };
     if (json) await write(process.stdout, JSON.stringify(result, null, 2));
     else await write(output.isError ? process.stderr : process.stdout, output.text);
+    if (explain && !output.isError) await write(process.stderr, explainText(output));
     return exitCodeOf(output);
   } finally {
     await engine.close();
   }
+}
+
+/** `read --explain`: extraction's decisions, one a line, after the page (stdout stays the page alone). */
+function explainText(output: ToolOutput): string {
+  if (!output.explain) return 'web-reader --explain: no extraction ran: the page is not HTML.';
+  const lines = formatExplain(output.explain);
+  return [`web-reader --explain: ${lines.length} decisions, in the order extraction made them:`, ...lines].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -182,7 +199,7 @@ export async function main(argv: string[]): Promise<number> {
         max_length: integerFlag(values, 'max-length') ?? 0,
         start_index: integerFlag(values, 'start-index') ?? 0,
       };
-      return runOnce(config, findTool('fetch')!, args, values.json ?? false);
+      return runOnce(config, findTool('fetch')!, args, values.json ?? false, values.explain ?? false);
     }
     case 'links':
     case 'scrape': {

@@ -1,4 +1,5 @@
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import { traceRemoved, type ExtractTrace } from './trace.js';
 
 // Removes what a reader of the rendered page never sees, so it never reaches the model (SPEC "Beyond the seeds":
 // hidden text is a prompt-injection channel). Runs before main-content detection: a hidden block must not win the
@@ -31,11 +32,18 @@ export function isHiddenStyle(style: string): boolean {
   );
 }
 
-function isHidden(el: HtmlElement): boolean {
+/** Which rule hides the element (for the trace), or undefined when it is visible. */
+function hiddenReason(el: HtmlElement): string | undefined {
   const { attribs } = el;
-  if (el.name === 'template' || 'hidden' in attribs || attribs['aria-hidden'] === 'true') return true;
+  if (el.name === 'template') return '<template>';
+  if ('hidden' in attribs) return 'hidden attribute';
+  if (attribs['aria-hidden'] === 'true') return 'aria-hidden="true"';
   const style = attribs.style;
-  return style !== undefined && style !== '' && isHiddenStyle(style);
+  if (style === undefined || style === '' || !isHiddenStyle(style)) return undefined;
+  if (DISPLAY_NONE.test(style)) return 'style display:none';
+  if (VISIBILITY_HIDDEN.test(style)) return 'style visibility:hidden';
+  if (FONT_SIZE_ZERO.test(style)) return 'style font-size:0';
+  return 'style zero width or height with overflow:hidden';
 }
 
 // A <noscript> worth reading holds a copy of the page, not a one-line "enable JavaScript" notice.
@@ -51,7 +59,10 @@ function isStaticCopy(el: HtmlElement): boolean {
  * `keepNoscript` keeps `<noscript>` content: some pages render the article with a script and put the only static
  * copy there.
  */
-export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNoscript?: boolean } = {}): number {
+export function removeHidden(
+  root: HtmlElement | HtmlDocument,
+  options: { keepNoscript?: boolean; trace?: ExtractTrace } = {},
+): number {
   let dropped = 0;
   const visit = (parent: HtmlElement | HtmlDocument): void => {
     let changed = false;
@@ -61,7 +72,7 @@ export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNo
         kept.push(child);
         continue;
       }
-      if (isElement(child) && !NEVER_CONTENT.has(child.name) && !isHidden(child)) {
+      if (isElement(child) && !NEVER_CONTENT.has(child.name) && hiddenReason(child) === undefined) {
         visit(child);
         kept.push(child);
         continue;
@@ -75,6 +86,7 @@ export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNo
         kept.push(...child.children);
       } else if (!NEVER_CONTENT.has(child.name)) {
         dropped++; // hidden
+        if (options.trace) traceRemoved(options.trace, 'hidden', child, hiddenReason(child)!);
       }
     }
     if (changed) parent.children = kept;

@@ -6,6 +6,7 @@ import { listLinkTargets, readCanonicalUrl, type LinkTargets } from './links.js'
 import { findMainContent, visibleTextLength } from './main-content.js';
 import { readMetadata } from './metadata.js';
 import { parseHtml } from './parse.js';
+import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
 
 export interface Article {
   /** `og:title`, else `<title>` without the site name, else the first `<h1>`. */
@@ -22,6 +23,8 @@ export interface Article {
   usedFallback: boolean;
   /** With `withLinks`: where the page's visible links lead, and its canonical URL, from the same parse. */
   links?: LinkTargets;
+  /** With `explain`: every block removed and why, the chosen block and its runners-up, the retry and fallback. */
+  explain?: ExplainEntry[];
 }
 
 export interface ExtractArticleOptions {
@@ -29,6 +32,8 @@ export interface ExtractArticleOptions {
   readonly baseUrl: string;
   /** Also list where the page's links lead (the crawler needs both; one parse instead of two). */
   readonly withLinks?: boolean;
+  /** Record each decision (src/extract/trace.ts) and return them as `explain`; off, it costs nothing. */
+  readonly explain?: boolean;
 }
 
 // Readability's retry rule, simplified: a first pass that found less than this much text probably threw the content
@@ -41,19 +46,30 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   const { title, lang, baseUrl } = readMetadata(doc, options.baseUrl);
   const canonicalUrl = options.withLinks ? readCanonicalUrl(doc, baseUrl) : undefined;
   // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
-  const hiddenBlocksDropped = removeHidden(doc);
+  const trace: ExtractTrace | undefined = options.explain ? [] : undefined;
+  const hiddenBlocksDropped = removeHidden(doc, { trace });
   // The cleaned tree before detection cuts it down is exactly what extractLinks reads.
   const links: LinkTargets | undefined = options.withLinks
     ? { urls: listLinkTargets(doc, baseUrl), ...(canonicalUrl ? { canonicalUrl } : {}) }
     : undefined;
   const withLinks = links ? { links } : {};
-  let main = findMainContent(doc, { stripUnlikely: true, title });
+  const explained = trace ? { explain: trace } : {};
+  let main = findMainContent(doc, { stripUnlikely: true, title, trace });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
-    // Detection mutates the tree, so the retry starts from the source again.
+    if (trace) traceRetry(trace, main?.textLength);
+    // Detection mutates the tree, so the retry starts from the source again. Its hidden blocks are the first pass's
+    // (and <noscript>, kept whole or unwrapped): not traced twice.
     const fresh = parseHtml(html);
     removeHidden(fresh, { keepNoscript: true });
-    const retry = findMainContent(fresh, { stripUnlikely: false, title });
-    if (retry && retry.textLength > (main?.textLength ?? 0)) main = retry;
+    const retry = findMainContent(fresh, { stripUnlikely: false, title, trace });
+    const isBetter = retry !== undefined && retry.textLength > (main?.textLength ?? 0);
+    if (trace) {
+      const reason = isBetter
+        ? 'the retry found more: its content is used'
+        : 'the retry found no more: the first pass stands';
+      traceNote(trace, 'retry', reason, { chars: retry?.textLength ?? 0 });
+    }
+    if (isBetter) main = retry;
   }
   if (main) {
     const markdown = renderMarkdown(main.root, { baseUrl });
@@ -65,6 +81,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
       hiddenBlocksDropped,
       usedFallback: false,
       ...withLinks,
+      ...explained,
     };
   }
   // Detection found nothing: render the whole cleaned body (SPEC "Content": fall back as the seeds say).
@@ -72,5 +89,15 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   removeHidden(fresh);
   const markdown = renderMarkdown(fresh, { baseUrl });
   const textLength = visibleTextLength(fresh);
-  return { title, lang, markdown, textLength, hiddenBlocksDropped, usedFallback: true, ...withLinks };
+  if (trace) {
+    const reason = 'no main content in either pass: the whole body, hidden blocks removed, is rendered';
+    traceNote(trace, 'fallback', reason, { chars: textLength });
+  }
+  return { title, lang, markdown, textLength, hiddenBlocksDropped, usedFallback: true, ...withLinks, ...explained };
+}
+
+function traceRetry(trace: ExtractTrace, firstChars: number | undefined): void {
+  const found = firstChars === undefined ? 'found no content' : `found ${firstChars} chars, under ${RETRY_BELOW_CHARS}`;
+  const reason = `the first pass ${found}: a retry keeps blocks whose class or id looks like boilerplate, and <noscript>`;
+  traceNote(trace, 'retry', reason);
 }

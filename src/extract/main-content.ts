@@ -15,6 +15,7 @@ import {
   type HtmlNode,
 } from './parse.js';
 import { withSameClass } from './same-class.js';
+import { describeNode, textChars, traceNote, traceRemoved, type ExplainNumbers, type ExtractTrace } from './trace.js';
 
 export interface MainContent {
   readonly root: HtmlElement;
@@ -26,18 +27,19 @@ export interface FindMainContentOptions {
   readonly stripUnlikely: boolean;
   /** Article title; a heading in the content that repeats it is dropped (the caller shows the title). */
   readonly title: string | undefined;
+  /** Where each decision is recorded (`--explain`); absent, nothing is recorded and nothing costs. */
+  readonly trace?: ExtractTrace;
 }
 
-// Readability's patterns, plus consent/cookie/newsletter/share blocks, comment sections named in other languages
-// (`kommentare`, `comentarios`, `commentaires`) and post metadata. `hidden` counts only as a whole class name:
-// as part of one it is usually about a label or a widget state (`field--label-hidden`), not the block.
+// Readability's patterns, plus `author` and `byline` boxes (the only additions that hold on both halves of the eval
+// split: docs/benchmarks.md, "Rules on trial").
 const UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|cookie|consent|newsletter|subscribe|share|sharing|paywall|promo|author|byline|kommentar|comentario|commentaire|post-?meta|entry-(?:meta|utility)/i;
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|author|byline/i;
 const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
 const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
 const NEGATIVE =
-  /-ad-|(?:^|\s)hidden(?:\s|$)|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget|cookie|consent|newsletter|teasers/i;
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
 
 /** Structural boilerplate, removed whatever its class says. */
@@ -69,21 +71,22 @@ interface Node {
 export function findMainContent(doc: HtmlDocument, options: FindMainContentOptions): MainContent | undefined {
   const body = findBody(doc);
   if (!body) return undefined;
-  removeBoilerplate(body, options.stripUnlikely);
+  const trace = options.trace;
+  removeBoilerplate(body, options.stripUnlikely, trace);
   const stats = new Map<HtmlElement, Node>();
   measure(body, stats, false);
   if ((stats.get(body)?.text ?? 0) === 0) return undefined;
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
-  const top = pickTopCandidate(body, stats, candidates);
+  const top = pickTopCandidate(body, stats, candidates, trace);
   const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
   const article = withLeadingProse(top, parts, stats, body);
+  if (trace && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
-  trimBeforeTitle(article, options.title);
-  cleanContent(article, stats, options.title, mostText);
-  trimTrailing(article, stats, mostText);
+  cleanContent(article, stats, options.title, mostText, trace);
+  trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);
   return textLength > 0 ? { root: article, textLength } : undefined;
 }
@@ -113,19 +116,26 @@ function classWeight(el: HtmlElement): number {
 }
 
 // Removal happens on the way down, so a removed block's descendants are never visited.
-function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean): void {
+function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: ExtractTrace): void {
   // A block with a boilerplate-like class that holds most of the page's prose is the content in an odd wrapper
   // (`above-footer`, `page-header-and-content`): it stays.
   const mostOfPage = stripUnlikely ? proseLength(root) / 2 : 0;
   const visit = (parent: HtmlElement, insideTable: boolean): void => {
     parent.children = parent.children.filter((child) => {
       if (!isElement(child)) return child.type === 'text';
-      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) return false;
+      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) {
+        if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate tag <${child.name}>`);
+        return false;
+      }
       const role = child.attribs.role;
-      if (role && UNLIKELY_ROLES.has(role)) return false;
+      if (role && UNLIKELY_ROLES.has(role)) {
+        if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate role="${role}"`);
+        return false;
+      }
       if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
         const names = classAndId(child);
         if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
+          if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${UNLIKELY.exec(names)![0]}"`);
           return false;
         }
       }
@@ -285,7 +295,12 @@ function scoreParagraphs(root: HtmlElement, stats: Map<HtmlElement, Node>, candi
   visit(root);
 }
 
-function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, candidates: HtmlElement[]): HtmlElement {
+function pickTopCandidate(
+  body: HtmlElement,
+  stats: Map<HtmlElement, Node>,
+  candidates: HtmlElement[],
+  trace?: ExtractTrace,
+): HtmlElement {
   for (const candidate of candidates) {
     const node = stats.get(candidate)!;
     // A block with a line of text cannot be the article however content-like its class: scale it down, so class
@@ -296,7 +311,10 @@ function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, cand
     .filter((candidate) => candidate !== body)
     .sort((a, b) => stats.get(b)!.score - stats.get(a)!.score);
   let top = ranked[0];
-  if (!top) return body;
+  if (!top) {
+    if (trace) traceNote(trace, 'candidates', 'no block scored as prose: the whole body is the content');
+    return body;
+  }
   const topScore = stats.get(top)!.score;
   // When several strong candidates sit under one ancestor, the content is split across them: take the ancestor.
   const alternatives = ranked
@@ -341,7 +359,63 @@ function pickTopCandidate(body: HtmlElement, stats: Map<HtmlElement, Node>, cand
   ) {
     top = top.parent;
   }
+  if (trace) traceCandidates(trace, ranked, top, stats);
   return top;
+}
+
+/** The chosen block and the best-scored candidates beside it (`--explain`). */
+function traceCandidates(
+  trace: ExtractTrace,
+  ranked: HtmlElement[],
+  top: HtmlElement,
+  stats: Map<HtmlElement, Node>,
+): void {
+  // pickTopCandidate moves from the best-scored block to an ancestor for one of three reasons; which one is not kept.
+  const best = ranked[0]!;
+  const reason =
+    top === best
+      ? 'highest score'
+      : 'an ancestor of rank 1: strong candidates share it, it scores higher, or rank 1 is its only block';
+  trace.push({
+    phase: 'candidates',
+    action: 'chosen',
+    element: describeNode(top),
+    reason,
+    numbers: numbersOf(top, stats),
+  });
+  ranked.slice(0, TOP_CANDIDATES).forEach((candidate, index) => {
+    if (candidate === top) return;
+    const inside = ancestorsOf(candidate).has(top) ? ', inside the chosen block' : '';
+    const reason = `rank ${index + 1}${inside}`;
+    trace.push({
+      phase: 'candidates',
+      action: 'runner-up',
+      element: describeNode(candidate),
+      reason,
+      numbers: numbersOf(candidate, stats),
+    });
+  });
+}
+
+/** Siblings or leading prose that joined the chosen block (`--explain`). */
+function traceJoined(trace: ExtractTrace, article: HtmlElement): void {
+  const blocks = article.children.filter(isElement).length;
+  traceNote(
+    trace,
+    'candidates',
+    `the chosen block's siblings, its same-class parts or the prose before it joined it (${blocks} blocks)`,
+    {
+      chars: textChars(article),
+    },
+  );
+}
+
+/** What a block was judged on: its score (when it is a candidate), text length and link density. */
+function numbersOf(el: HtmlElement, stats: Map<HtmlElement, Node>): ExplainNumbers {
+  const node = stats.get(el);
+  if (!node) return { chars: textChars(el) };
+  const measured = { chars: node.text, linkDensity: linkDensity(node) };
+  return node.isCandidate ? { score: node.score, ...measured } : measured;
 }
 
 function ancestorsOf(el: HtmlElement): Set<HtmlElement> {
@@ -458,6 +532,7 @@ function cleanContent(
   stats: Map<HtmlElement, Node>,
   title: string | undefined,
   mostText: number,
+  trace?: ExtractTrace,
 ): void {
   const normalizedTitle = normalizeText(title);
   const visit = (el: HtmlElement): void => {
@@ -466,12 +541,19 @@ function cleanContent(
       const name = child.name;
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
-      if (name === 'figcaption' || isCaption(child, stats)) return false;
-      if (isDateLine(child, stats)) return false;
+      if (name === 'figcaption' || isCaption(child, stats)) {
+        if (trace) {
+          const reason = name === 'figcaption' ? 'caption <figcaption>' : 'caption or credit class';
+          traceRemoved(trace, 'cleaning', child, reason, numbersOf(child, stats));
+        }
+        return false;
+      }
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
-        if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) return false;
-        if (classWeight(child) < 0) return false;
+        if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) {
+          if (trace) traceRemoved(trace, 'cleaning', child, 'heading repeats the title');
+          return false;
+        }
         return true;
       }
       if (
@@ -483,25 +565,22 @@ function cleanContent(
         name === 'header' ||
         name === 'dl'
       ) {
-        if ((stats.get(child)?.text ?? 0) <= mostText && shouldDrop(child, stats)) return false;
+        const drop = (stats.get(child)?.text ?? 0) <= mostText ? shouldDrop(child, stats) : undefined;
+        if (drop) {
+          if (trace) traceRemoved(trace, 'cleaning', child, drop, numbersOf(child, stats));
+          return false;
+        }
+      }
+      if (name === 'p' && isLinkParagraph(child, stats, mostText)) {
+        if (trace)
+          traceRemoved(trace, 'cleaning', child, 'nearly all link text (link density > 0.8)', numbersOf(child, stats));
+        return false;
       }
       visit(child);
       return true;
     });
   };
   visit(article);
-}
-
-// A block that is only a date (and time): the article's dateline, in numeric form (`23.10.2018`, `2018-10-23 09:50`).
-const DATE_ONLY =
-  /^\s*(?:\d{1,2}[./-]\d{1,2}[./-]\d{2,4}|\d{4}-\d{2}-\d{2})(?:,?\s*\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:Uhr|h))?)?\s*$/i;
-
-const DATE_LINE_MAX_CHARS = 40;
-
-function isDateLine(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
-  if (el.name !== 'p' && el.name !== 'div') return false;
-  // Measured text first: reading the text of every wrapper would walk the content once per nesting level.
-  return (stats.get(el)?.text ?? Infinity) <= DATE_LINE_MAX_CHARS && DATE_ONLY.test(textOf(el));
 }
 
 // Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
@@ -515,34 +594,6 @@ function isCaption(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
   return (stats.get(el)?.text ?? 0) <= CAPTION_MAX_CHARS && !hasDescendant(el, 'img') && !hasDescendant(el, 'picture');
 }
 
-// What sits above the article's own title heading inside the content: kicker, category, breadcrumb, date line.
-const ABOVE_TITLE_MAX_CHARS = 300;
-
-/** Removes short text blocks before the heading that repeats the title; pictures there (a lead image) stay. */
-function trimBeforeTitle(article: HtmlElement, title: string | undefined): void {
-  const normalizedTitle = normalizeText(title);
-  if (!normalizedTitle) return;
-  const heading = findElement(
-    article,
-    (el) => /^h[1-3]$/.test(el.name) && normalizeText(textOf(el)) === normalizedTitle,
-  );
-  if (!heading) return;
-  const before: Array<{ parent: HtmlElement; node: HtmlNode }> = [];
-  let chars = 0;
-  for (let node: HtmlElement = heading; node !== article && node.parent && isElement(node.parent); node = node.parent) {
-    const parent = node.parent;
-    for (const sibling of parent.children) {
-      if (sibling === node) break;
-      const text = normalizeText(textOf(sibling));
-      if (text === '' || (isElement(sibling) && hasDescendant(sibling, 'img'))) continue;
-      chars += text.length;
-      before.push({ parent, node: sibling });
-    }
-  }
-  if (chars === 0 || chars > ABOVE_TITLE_MAX_CHARS) return;
-  for (const { parent, node } of before) parent.children = parent.children.filter((child) => child !== node);
-}
-
 /** For comparing a heading with the title: whitespace collapsed, case folded. */
 function normalizeText(text: string | undefined): string {
   return collapseWhitespace(text).toLowerCase();
@@ -553,7 +604,7 @@ function normalizeText(text: string | undefined): string {
  * link lists and teaser boxes. From the end backwards, a heading with nothing after it or a mostly-links block goes;
  * the first block of prose stops the trim.
  */
-function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number): void {
+function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number, trace?: ExtractTrace): void {
   for (;;) {
     const children = root.children;
     let index = children.length - 1;
@@ -565,49 +616,73 @@ function trimTrailing(root: HtmlElement, stats: Map<HtmlElement, Node>, mostText
     const isHeading = /^h[1-6]$/.test(last.name);
     const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
     if (isHeading || isLinkBlock) {
+      if (trace) {
+        const reason = isHeading
+          ? 'heading with nothing after it'
+          : 'mostly links (link density > 0.5) after the last prose';
+        traceRemoved(trace, 'trailing', last, reason, numbersOf(last, stats));
+      }
       children.splice(index, 1);
       continue;
     }
     // A container ends where its own last block ends; one left empty goes, and the trim goes on before it.
     if (!CONTAINER_TAGS.has(last.name)) return;
-    trimTrailing(last, stats, mostText);
+    trimTrailing(last, stats, mostText, trace);
     if (!last.children.every(isBlank)) return;
     children.splice(index, 1);
   }
+}
+
+// trafilatura's link-density test for one element: a paragraph that is nearly all link text is a pointer elsewhere
+// ("sign up here", "read the full story", a linked teaser line), not the article's prose.
+const LINK_PARAGRAPH_DENSITY = 0.8;
+
+function isLinkParagraph(el: HtmlElement, stats: Map<HtmlElement, Node>, mostText: number): boolean {
+  const node = stats.get(el);
+  return node !== undefined && node.text > 0 && node.text <= mostText && linkDensity(node) > LINK_PARAGRAPH_DENSITY;
 }
 
 function isBlank(node: HtmlNode): boolean {
   return node.type === 'text' ? node.data.trim() === '' : !isElement(node);
 }
 
-function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+/** Why a block inside the content goes (conditional cleaning), or undefined when it stays. */
+function shouldDrop(el: HtmlElement, stats: Map<HtmlElement, Node>): string | undefined {
   const node = stats.get(el);
-  if (!node) return false;
+  if (!node) return undefined;
   const weight = classWeight(el);
   const score = node.isCandidate ? node.score : 0;
   // Only a boilerplate class condemns a block by score: lists start below zero in Readability's scheme, and
   // trafilatura's lesson is that lists inside the content are content.
-  if (weight < 0 && weight + score < 0) return true;
-  // Prose (plenty of commas) stays whatever else it holds.
-  if (node.commas >= 10) return false;
+  if (weight < 0 && weight + score < 0) return 'boilerplate-like class or id, score below zero';
   const density = linkDensity(node);
   const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
   // Link farms: navigation lists, tag clouds, "read more" boxes.
-  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) return true;
-  if (weight >= 25 && density > 0.5) return true;
-  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList) return true;
-  // Teaser grids: more pictures than paragraphs, mostly links.
-  const images = countDescendants(el, 'img');
-  if (images > 1 && density > 0.2 && countDescendants(el, 'p') < images) return true;
-  return false;
+  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) {
+    return isList ? 'link farm: a list, link density > 0.5' : 'link farm: link density > 0.33';
+  }
+  if (weight >= 25 && density > 0.5) return 'link density > 0.5 despite a content-like class';
+  // A short table with header cells or a grid of cells is data (a price list, a score), not a fragment.
+  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList && !isDataTable(el)) {
+    return 'too short, no image';
+  }
+  return undefined;
 }
 
-function countDescendants(el: HtmlElement, name: string): number {
-  let count = 0;
-  for (const child of el.children) {
-    if (isElement(child)) count += (child.name === name ? 1 : 0) + countDescendants(child, name);
-  }
-  return count;
+function isDataTable(el: HtmlElement): boolean {
+  if (el.name !== 'table') return false;
+  if (hasDescendant(el, 'th')) return true;
+  let rows = 0;
+  const countRows = (node: HtmlElement): void => {
+    for (const child of node.children) {
+      if (!isElement(child) || child.name === 'table') continue;
+      if (child.name === 'tr') {
+        if (child.children.filter((cell) => isElement(cell) && cell.name === 'td').length >= 2) rows++;
+      } else countRows(child);
+    }
+  };
+  countRows(el);
+  return rows >= 2;
 }
 
 function hasDescendant(el: HtmlElement, name: string): boolean {

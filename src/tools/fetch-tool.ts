@@ -55,15 +55,16 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   tags: ['web', 'fetch', 'markdown'],
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
-  async run(args, { engine, signal }) {
-    const page = await engine.readPage(args.url, { signal });
+  async run(args, { engine, signal, explain }) {
+    const page = await engine.readPage(args.url, { signal, explain });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,
       startIndex: args.start_index,
       maxOutputTokens: engine.config.maxOutputTokens,
     });
-    return { text: rendered.text, structured: structuredPage(page, rendered) };
+    const explained = page.explain ? { explain: page.explain } : {};
+    return { text: rendered.text, structured: structuredPage(page, rendered), ...explained };
   },
 };
 

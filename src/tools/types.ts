@@ -2,6 +2,7 @@
 // Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
 import type { z } from 'zod';
 import type { Engine, Outcome } from '../engine.js';
+import type { ExplainEntry } from '../extract/trace.js';
 
 export interface ToolAnnotations {
   readonly title?: string;
@@ -27,6 +28,11 @@ export interface ToolContext {
   readonly stopSignal?: AbortSignal;
   /** Present when the caller asked for progress (an MCP progress token, a CLI progress bar). */
   readonly onProgress?: (progress: ToolProgress) => void;
+  /**
+   * Return extraction's trace as `explain` (the CLI's `read --explain`, the library's `fetch({ explain: true })`).
+   * Not a tool argument: the trace is for the person debugging extraction, not for the model.
+   */
+  readonly explain?: boolean;
 }
 
 export interface ToolOutput {
@@ -41,6 +47,8 @@ export interface ToolOutput {
    */
   readonly data?: Readonly<Record<string, unknown>>;
   readonly isError?: boolean;
+  /** With ToolContext `explain`, from a tool that read one page (fetch): extraction's decisions on it. */
+  readonly explain?: readonly ExplainEntry[];
 }
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

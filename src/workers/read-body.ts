@@ -12,6 +12,7 @@ import { renderNonHtml } from '../content/render-non-html.js';
 import type { ContentKind } from '../content/sniff.js';
 import { extractArticle } from '../extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
+import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
 import { disarmMarkdownLinks } from '../render/disarm-markdown.js';
 import { withTitleHeading } from '../render/title-heading.js';
@@ -107,6 +108,8 @@ export interface ArticleInput {
   readonly contentType: string | undefined;
   readonly baseUrl: string;
   readonly withLinks?: boolean;
+  /** Also return extraction's trace (`--explain`, src/extract/trace.ts). */
+  readonly explain?: boolean;
 }
 
 export interface ArticleContent {
@@ -118,15 +121,18 @@ export interface ArticleContent {
   readonly emptyOutcome?: 'empty' | 'needs_js';
   readonly hiddenBlocksDropped: number;
   readonly links?: LinkTargets;
+  /** With `explain`: each block extraction removed and why, the chosen block and its runners-up. */
+  readonly explain?: ExplainEntry[];
 }
 
 /** Main-content extraction and what follows from it: the outcome, the title heading, output hygiene. */
 export function readArticle(input: ArticleInput): ArticleContent {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const article = extractArticle(html, { baseUrl: input.baseUrl, withLinks: input.withLinks });
+  const article = extractArticle(html, { baseUrl: input.baseUrl, withLinks: input.withLinks, explain: input.explain });
   const title = article.title === undefined ? {} : { title: cleanText(article.title) };
+  const explain = article.explain ? { explain: article.explain } : {};
   const emptyOutcome = detectEmptyOutcome(html, article.textLength);
-  if (emptyOutcome) return { ...title, emptyOutcome, hiddenBlocksDropped: article.hiddenBlocksDropped };
+  if (emptyOutcome) return { ...title, emptyOutcome, hiddenBlocksDropped: article.hiddenBlocksDropped, ...explain };
   return {
     ...title,
     ...(article.markdown.trim() === ''
@@ -134,6 +140,7 @@ export function readArticle(input: ArticleInput): ArticleContent {
       : { content: cleanText(withTitleHeading(article.markdown, article.title)) }),
     hiddenBlocksDropped: article.hiddenBlocksDropped,
     ...(article.links ? { links: article.links } : {}),
+    ...explain,
   };
 }
 
