@@ -5,7 +5,16 @@
 // consent blocks count as boilerplate; and a second, gentler pass recovers pages where the first found too little.
 // All measured on the eval sets (bench/extract.mjs); no rule names a site.
 import { cleanText } from '../clean-text.js';
-import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import {
+  collapseWhitespace,
+  findElement,
+  isElement,
+  textOf,
+  type HtmlDocument,
+  type HtmlElement,
+  type HtmlNode,
+} from './parse.js';
+import { withSameClass } from './same-class.js';
 import { describeNode, textChars, traceNote, traceRemoved, type ExplainNumbers, type ExtractTrace } from './trace.js';
 
 export interface MainContent {
@@ -70,7 +79,8 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
   const top = pickTopCandidate(body, stats, candidates, trace);
-  const article = withLeadingProse(top, gatherSiblings(top, stats), stats, body);
+  const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
+  const article = withLeadingProse(top, parts, stats, body);
   if (trace && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
@@ -390,9 +400,14 @@ function traceCandidates(
 /** Siblings or leading prose that joined the chosen block (`--explain`). */
 function traceJoined(trace: ExtractTrace, article: HtmlElement): void {
   const blocks = article.children.filter(isElement).length;
-  traceNote(trace, 'candidates', `the chosen block's siblings or the prose before it joined it (${blocks} blocks)`, {
-    chars: textChars(article),
-  });
+  traceNote(
+    trace,
+    'candidates',
+    `the chosen block's siblings, its same-class parts or the prose before it joined it (${blocks} blocks)`,
+    {
+      chars: textChars(article),
+    },
+  );
 }
 
 /** What a block was judged on: its score (when it is a candidate), text length and link density. */
@@ -443,6 +458,25 @@ function gatherSiblings(top: HtmlElement, stats: Map<HtmlElement, Node>): HtmlEl
   }
   if (kept.length === 1) return top;
   return { type: 'tag', name: 'div', attribs: {}, children: kept, parent: null };
+}
+
+/** A block that reads as a part of the article: some prose, few links, no linked heading. */
+function isProsePart(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+  const stat = stats.get(el);
+  return (
+    stat !== undefined && stat.text >= LEADING_MIN_CHARS && linkDensity(stat) < 0.25 && !hasLinkedHeading(el, stats)
+  );
+}
+
+/** A heading that is a link: the mark of a teaser (a card linking to another page), not of a part of this one. */
+function hasLinkedHeading(el: HtmlElement, stats: Map<HtmlElement, Node>): boolean {
+  return (
+    findElement(el, (child) => {
+      if (!/^h[1-6]$/.test(child.name)) return false;
+      const stat = stats.get(child);
+      return stat !== undefined && stat.text > 0 && stat.linkText * 2 >= stat.text;
+    }) !== undefined
+  );
 }
 
 // How far up from the top candidate, and how many blocks back at each level, leading prose is looked for.
