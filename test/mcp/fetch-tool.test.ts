@@ -77,19 +77,19 @@ describe('fetch', () => {
     expect(result.structuredContent).toMatchObject({ status: 'ok', http_status: 200, title: 'Rivers of the North' });
   });
 
-  it('leaves out the furniture around an article: kicker, date line, byline box, caption, related links', async () => {
+  it('leaves out the furniture around an article: byline box, caption, related links', async () => {
     const result = await session.call('fetch', { url: server.url('/pages/news-furniture.html') });
     expect(result.isError).toBeFalsy();
     expect(result.text).toContain('# Harbour bridge reopens after repairs');
     expect(result.text).toContain('![The harbour bridge at dawn](');
     expect(result.text).toContain('The harbour bridge reopened on Tuesday morning');
     expect(result.text).toContain('written 港橋 on the plaque'); // ruby annotations dropped, base text kept
-    for (const furniture of ['12.03.2024', 'Sam Lee', 'A. Photographer', 'More on this topic', 'Ferry timetable']) {
+    for (const furniture of ['Sam Lee', 'A. Photographer', 'More on this topic', 'Ferry timetable']) {
       expect(result.text).not.toContain(furniture);
     }
   });
 
-  it('keeps the lead of a body split over blocks, and leaves out credits, date lines, comments and teasers', async () => {
+  it('keeps the lead of a body split over blocks, and leaves out credits', async () => {
     const result = await session.call('fetch', { url: server.url('/pages/split-body.html') });
     expect(result.isError).toBeFalsy();
     const lead = result.text.indexOf('The lake is lower than at any time since records began');
@@ -97,10 +97,11 @@ describe('fetch', () => {
     expect(lead).toBeLessThan(result.text.indexOf('Boats that were moored'));
     expect(result.text).toContain('![The dry shore of the lake](');
     expect(result.text).toContain('after a wet winter'); // soft hyphen removed
-    for (const furniture of ['14.08.2024', '15.08.2024', 'Example Agency', 'This entry was posted', 'Kommentare']) {
+    // Date lines, comment sections and teasers under the body stay: the rules that cut them here did not hold on
+    // both halves of the eval split (docs/benchmarks.md, "Rules on trial").
+    for (const furniture of ['14.08.2024', 'Example Agency']) {
       expect(result.text).not.toContain(furniture);
     }
-    expect(result.text).not.toContain('River festival returns');
   });
 
   it("reads a script-rendered article from its <noscript> copy, not the 'enable JavaScript' notice", async () => {

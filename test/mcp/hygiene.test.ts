@@ -26,7 +26,8 @@ const DIRTY_PAGE = `<!doctype html><!-- ${'padding '.repeat(140)} --><html lang=
 harbour master posts the \u202Atimes\u202C on the board by the slipway every morning\u00AD before seven.${SMUGGLED}</p>
 <p>Boats with a draught of more than two metres wait for the flood. &#x202E;Reversed&#x202C; text and &#x1B;[0m escapes
 and &#x200F;marks&#x200E; and &#xFEFF;BOMs and &#x9B;C1 controls are dropped; the fishermen know the tables by heart.</p>
-<p><a href="/harbour">Harbour\u202E news\u0007 page</a> and <a href="/slipway">the\u2067 slipway</a>.</p>
+<p>Read the <a href="/harbour">Harbour\u202E news\u0007 page</a> and the notices at <a href="/slipway">the\u2067 slipway</a>
+before you sail, because the times change with the season.</p>
 <p>می\u200Cخواهم stays Persian, 👩\u200D💻 stays one emoji, and the flag 🏴${tags('gbsct')}\u{E007F} stays whole.</p>
 </article></main></body></html>`;
 
