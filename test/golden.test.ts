@@ -68,6 +68,31 @@ describe('extraction behaviour the golden files rely on', () => {
     expect(markdown).not.toContain('javascript:');
   });
 
+  it('reads every block of a page whose content is several blocks: landing sections, docs tabs, thread replies', () => {
+    const landing = read('multi-block-landing').markdown;
+    for (const part of [
+      'Send an invoice in under a minute',
+      'Recurring invoices',
+      'We stopped chasing payments',
+      '€12',
+    ]) {
+      expect(landing).toContain(part);
+    }
+    const docs = read('multi-block-docs').markdown;
+    for (const part of ['tidewater.toml', 'On Linux', 'On Windows', 'The project file wins', 'environment variable']) {
+      expect(docs).toContain(part);
+    }
+    const forum = read('multi-block-forum').markdown;
+    for (const part of ['I changed the sponge', 'air trapped', 'intake strainer', 'It was the O-ring']) {
+      expect(forum).toContain(part);
+    }
+    const product = read('multi-block-product').markdown;
+    for (const part of ['weatherproof pack', 'Roll-top closure', '| Weight | 1.1 kg |', 'three-day hut trip']) {
+      expect(product).toContain(part);
+    }
+    expect(product).not.toContain('You may also like');
+  });
+
   it('falls back to the whole body and reports it when there is no main content', () => {
     const shell = read('empty-shell');
     expect(shell.usedFallback).toBe(true);

@@ -80,8 +80,9 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   scoreParagraphs(body, stats, candidates);
   const top = pickTopCandidate(body, stats, candidates, trace);
   const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
-  const article = withLeadingProse(top, parts, stats, body);
-  if (trace && article !== top) traceJoined(trace, article);
+  const gathered = withLeadingProse(top, parts, stats, body);
+  const article = widenShortContent(top, gathered, body, trace);
+  if (trace && article === gathered && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
@@ -89,6 +90,44 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);
   return textLength > 0 ? { root: article, textLength } : undefined;
+}
+
+// trafilatura's comparison with a more inclusive extraction, for pages whose content is several blocks (a landing
+// page's sections, a product's description, features and specifications, a documentation page with tabs): when the
+// chosen content is short and holds less than half of the page's prose, the nearest ancestor that holds most of the
+// prose is the content. Only short choices: on an article the winner is long, and widening it takes in what is
+// around it.
+const WIDEN_BELOW_CHARS = 500;
+const WIDEN_SHARE = 0.5;
+const WIDEN_TO_SHARE = 0.8;
+
+function widenShortContent(
+  top: HtmlElement,
+  chosen: HtmlElement,
+  body: HtmlElement,
+  trace: ExtractTrace | undefined,
+): HtmlElement {
+  const chosenProse = proseLength(chosen);
+  if (chosenProse >= WIDEN_BELOW_CHARS) return chosen;
+  const pageProse = proseLength(body);
+  if (chosenProse >= pageProse * WIDEN_SHARE) return chosen;
+  let wider: HtmlElement = top;
+  // The page's own <article> or <main> around the choice bounds the widening: the page says its content is there.
+  while (
+    proseLength(wider) < pageProse * WIDEN_TO_SHARE &&
+    wider.name !== 'article' &&
+    wider.name !== 'main' &&
+    wider.parent &&
+    isElement(wider.parent)
+  ) {
+    wider = wider.parent;
+  }
+  if (wider === top) return chosen;
+  if (trace) {
+    const reason = `the chosen content is short (${chosenProse} chars of prose) and holds under half of the page's ${pageProse}: widened to the block holding most of it`;
+    traceNote(trace, 'candidates', reason);
+  }
+  return wider;
 }
 
 function findBody(doc: HtmlDocument): HtmlElement | undefined {
