@@ -1,9 +1,12 @@
+import { EMPTY_SHEET, hidingDeclarations, parseDeclarations, type HidingSheet } from './hidden-css.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 
 // Removes what a reader of the rendered page never sees, so it never reaches the model (SPEC "Beyond the seeds":
 // hidden text is a prompt-injection channel). Runs before main-content detection: a hidden block must not win the
-// content score, and there is no computed style to consult later.
-// Not handled: hiding by stylesheet classes (`.sr-only`, `.hidden` in a <style> sheet) — that needs a CSS cascade.
+// content score, and there is no computed style to consult later. What hides: the `hidden` attribute, aria-hidden,
+// <template>, inline styles (src/extract/hidden-css.ts: display, visibility, opacity, zero size, off-screen, clip,
+// text coloured like its background), and the page's own `<style>` rules on one tag, class or id.
+// Not handled: external style sheets, selectors with more than one part, hiding inherited from an ancestor's colour.
 
 /** Elements removed without counting: never text a reader sees, but not a hiding trick either. */
 const NEVER_CONTENT = new Set([
@@ -14,28 +17,108 @@ const NEVER_CONTENT = new Set([
   'rt', 'rp',
 ]); // prettier-ignore
 
-// Inline-style tricks. `display:none`, `visibility:hidden`, `font-size:0`, and a zero width or height together with
-// `overflow:hidden` (the box exists but shows nothing).
-const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
-const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\b/i;
-const FONT_SIZE_ZERO = /(?:^|;)\s*font-size\s*:\s*0(?:\.0*)?(?:px|em|rem|pt|%)?\s*(?:;|!|$)/i;
-const ZERO_BOX = /(?:^|;)\s*(?:width|height|max-width|max-height)\s*:\s*0(?:px)?\s*(?:;|!|$)/i;
-const OVERFLOW_HIDDEN = /(?:^|;)\s*overflow\s*:\s*hidden\b/i;
-
-export function isHiddenStyle(style: string): boolean {
-  return (
-    DISPLAY_NONE.test(style) ||
-    VISIBILITY_HIDDEN.test(style) ||
-    FONT_SIZE_ZERO.test(style) ||
-    (ZERO_BOX.test(style) && OVERFLOW_HIDDEN.test(style))
-  );
+/** Why an inline `style` hides its element ('display:none', 'off-screen', …), or undefined. */
+export function hiddenStyleReason(style: string): string | undefined {
+  return hidingDeclarations(parseDeclarations(style));
 }
 
-function isHidden(el: HtmlElement): boolean {
+export function isHiddenStyle(style: string): boolean {
+  return hiddenStyleReason(style) !== undefined;
+}
+
+/** What a check needs beyond the element: the page's hiding rules, and its text length for the guard below. */
+export interface HiddenContext {
+  readonly sheet: HidingSheet;
+  /** Characters of text in the whole tree; computed once, on the first element a style sheet rule would hide. */
+  readonly pageChars: () => number;
+}
+
+// A style sheet rule never removes a block holding this share of the page's text: pages hide the body until a script
+// reveals it (loading fades, consent walls), and a reader that drops it has nothing left.
+const SHEET_MAX_SHARE = 0.5;
+
+function sheetReason(el: HtmlElement, context: HiddenContext): string | undefined {
+  const { hides, revealed } = context.sheet;
+  const { id, class: className } = el.attribs;
+  const classes = className ? className.split(/\s+/).filter(Boolean) : [];
+  const keys = [el.name, ...(id ? [`#${id}`] : []), ...classes.map((name) => `.${name}`)];
+  const hiding = keys.find((key) => hides.has(key));
+  if (hiding === undefined) return undefined;
+  // A state rule may show the element again (`.hidden.md:block`, `.panel.active`): any class or id of the element
+  // that a revealing rule names keeps it.
+  if (keys.some((key) => key !== el.name && revealed.has(key))) return undefined;
+  if (hasShownTwin(el, classes, hides)) return undefined;
+  if (textOf(el).length >= SHEET_MAX_SHARE * context.pageChars()) return undefined;
+  return `stylesheet ${hiding} ${hides.get(hiding)!}`;
+}
+
+// Siblings looked at for a shown twin; a list of thousands of items costs no more than this each.
+const MAX_TWIN_SCAN = 100;
+// Wrappers climbed to find the series: slides often sit one per wrapper <div>.
+const MAX_TWIN_WRAPPERS = 2;
+
+function onlyElementChild(node: HtmlElement | HtmlDocument): HtmlElement | undefined {
+  let only: HtmlElement | undefined;
+  for (const child of node.children) {
+    if (!isElement(child)) continue;
+    if (only) return undefined;
+    only = child;
+  }
+  return only;
+}
+
+/**
+ * A sibling of the same tag that shares a class with the element and that no sheet rule hides (each possibly inside
+ * a wrapper of its own): the element is one of a series a script pages through — slides, tab panels, the "read more"
+ * rest of a list — and its text is content.
+ */
+function hasShownTwin(el: HtmlElement, classes: string[], hides: ReadonlyMap<string, string>): boolean {
+  const shared = classes.filter((name) => !hides.has(`.${name}`));
+  if (shared.length === 0) return false;
+  let anchor: HtmlElement = el;
+  let wrappers = 0;
+  while (wrappers < MAX_TWIN_WRAPPERS && anchor.parent && isElement(anchor.parent) && onlyElementChild(anchor.parent)) {
+    anchor = anchor.parent;
+    wrappers++;
+  }
+  if (!anchor.parent) return false;
+  let scanned = 0;
+  for (const sibling of anchor.parent.children) {
+    if (sibling === anchor || !isElement(sibling)) continue;
+    if (++scanned > MAX_TWIN_SCAN) break;
+    let twin: HtmlElement | undefined = sibling;
+    for (let level = 0; level < wrappers && twin; level++) twin = onlyElementChild(twin);
+    if (!twin || twin.name !== el.name) continue;
+    const names = (twin.attribs.class ?? '').split(/\s+/).filter(Boolean);
+    if (names.some((name) => hides.has(`.${name}`))) continue;
+    if (twin.attribs.id && hides.has(`#${twin.attribs.id}`)) continue;
+    if (names.some((name) => shared.includes(name))) return true;
+  }
+  return false;
+}
+
+/** Why the element is hidden from a reader, as a short label for logs and traces; undefined when it is visible. */
+export function hiddenReason(el: HtmlElement, context?: HiddenContext): string | undefined {
   const { attribs } = el;
-  if (el.name === 'template' || 'hidden' in attribs || attribs['aria-hidden'] === 'true') return true;
+  if (el.name === 'template') return 'template';
+  // hidden="until-found": collapsed sections the browser opens for find-in-page — content, not a hiding trick.
+  if ('hidden' in attribs && attribs.hidden.toLowerCase() !== 'until-found') return 'hidden attribute';
+  if (attribs['aria-hidden'] === 'true') return 'aria-hidden';
   const style = attribs.style;
-  return style !== undefined && style !== '' && isHiddenStyle(style);
+  const declarations = style ? parseDeclarations(style) : undefined;
+  if (declarations) {
+    const reason = hidingDeclarations(declarations);
+    if (reason !== undefined) return reason;
+  }
+  if (!context || context.sheet.hides.size === 0) return undefined;
+  // An inline display or visibility outweighs any sheet rule.
+  const display = declarations?.get('display');
+  if ((display !== undefined && display !== 'none') || declarations?.get('visibility') === 'visible') return undefined;
+  return sheetReason(el, context);
+}
+
+export function isHidden(el: HtmlElement, context?: HiddenContext): boolean {
+  return hiddenReason(el, context) !== undefined;
 }
 
 // A <noscript> worth reading holds a copy of the page, not a one-line "enable JavaScript" notice.
@@ -49,10 +132,18 @@ function isStaticCopy(el: HtmlElement): boolean {
  * Removes hidden elements (counted) and never-rendered ones (not counted) from the tree, in place. Returns how many
  * hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
  * `keepNoscript` keeps `<noscript>` content: some pages render the article with a script and put the only static
- * copy there.
+ * copy there. `sheet` is the page's hiding rules (`readHidingSheet` on the HTML source).
  */
-export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNoscript?: boolean } = {}): number {
+export function removeHidden(
+  root: HtmlElement | HtmlDocument,
+  options: { keepNoscript?: boolean; sheet?: HidingSheet } = {},
+): number {
   let dropped = 0;
+  let pageChars: number | undefined;
+  const context: HiddenContext = {
+    sheet: options.sheet ?? EMPTY_SHEET,
+    pageChars: () => (pageChars ??= textOf(root).length),
+  };
   const visit = (parent: HtmlElement | HtmlDocument): void => {
     let changed = false;
     const kept: HtmlNode[] = [];
@@ -61,7 +152,7 @@ export function removeHidden(root: HtmlElement | HtmlDocument, options: { keepNo
         kept.push(child);
         continue;
       }
-      if (isElement(child) && !NEVER_CONTENT.has(child.name) && !isHidden(child)) {
+      if (isElement(child) && !NEVER_CONTENT.has(child.name) && !isHidden(child, context)) {
         visit(child);
         kept.push(child);
         continue;
