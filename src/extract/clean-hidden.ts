@@ -40,13 +40,16 @@ const SHEET_MAX_SHARE = 0.5;
 function sheetReason(el: HtmlElement, context: HiddenContext): string | undefined {
   const { hides, revealed } = context.sheet;
   const { id, class: className } = el.attribs;
+  // Runs on every element: the class list is split, nothing else is built until a rule matches.
   const classes = className ? className.split(/\s+/).filter(Boolean) : [];
-  const keys = [el.name, ...(id ? [`#${id}`] : []), ...classes.map((name) => `.${name}`)];
-  const hiding = keys.find((key) => hides.has(key));
+  let hiding = hides.has(el.name) ? el.name : id && hides.has(`#${id}`) ? `#${id}` : undefined;
+  for (let i = 0; hiding === undefined && i < classes.length; i++) {
+    if (hides.has(`.${classes[i]!}`)) hiding = `.${classes[i]!}`;
+  }
   if (hiding === undefined) return undefined;
   // A state rule may show the element again (`.hidden.md:block`, `.panel.active`): any class or id of the element
   // that a revealing rule names keeps it.
-  if (keys.some((key) => key !== el.name && revealed.has(key))) return undefined;
+  if ((id && revealed.has(`#${id}`)) || classes.some((name) => revealed.has(`.${name}`))) return undefined;
   if (hasShownTwin(el, classes, hides)) return undefined;
   if (textOf(el).length >= SHEET_MAX_SHARE * context.pageChars()) return undefined;
   return `stylesheet ${hiding} ${hides.get(hiding)!}`;

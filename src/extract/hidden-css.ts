@@ -201,8 +201,8 @@ function reveals(d: Declarations): boolean {
 export interface HidingSheet {
   /** Simple selectors that hide, minus those some other rule may show again. */
   readonly hides: ReadonlyMap<string, string>;
-  /** Classes and ids ('.name', '#name') a rule may show (see `reveals`): an element carrying one is not hidden. */
-  readonly revealed: ReadonlySet<string>;
+  /** Whether a rule that may show an element (see `reveals`) names this class or id ('.name', '#name'). */
+  readonly revealed: { has(key: string): boolean };
 }
 
 export const EMPTY_SHEET: HidingSheet = { hides: new Map(), revealed: new Set() };
@@ -216,27 +216,80 @@ const STYLE_END = /<\/style\s*>/gi;
 // `media` other than all/screen (print sheets hide navigation; width queries apply to some screens only).
 const SCREEN_MEDIA = /^\s*(?:all|screen)?\s*$/i;
 const SIMPLE_SELECTOR = /^(?:[a-z][a-z\d-]*|[.#](?:-?[_a-z]|\\.)(?:[\w-]|\\.)*)$/i;
-// Tokens a selector mentions: classes and ids (CSS escapes as in Tailwind's `.md\:block`), and type selectors (a
-// word at the start or after a combinator, not after `.`, `#`, `:` or inside `[...]`).
-const SELECTOR_TOKEN = /([.#])((?:[\w-]|\\.)+)|(?:^|[\s>+~(])([a-z][a-z\d-]*)/gi;
 // Shown only while a pointer or the keyboard focus is on it: still hidden for reading.
 const USER_ACTION = /:(?:hover|focus|focus-within|focus-visible|active)\b/i;
 // At-rules whose blocks hold style rules that apply conditionally: read for reveals only.
 const CONDITIONAL_AT_RULE = /^@(?:media|supports|container|layer|document|-moz-document)\b/i;
-// Cheap tests on a rule's body before its declarations are read: most rules can neither hide nor reveal.
+// Cheap tests on a rule's body before its declarations are read: pages inline hundreds of KB of CSS, and most rules
+// can neither hide nor reveal. HIDE_HINT finds every body `hidingDeclarations` can match (the colour pair apart).
 const HIDE_HINT =
-  /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*[0.]|-\d{3}|rect\(|inset\(|circle\(|ellipse\(|transparent/i;
+  /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*[0.]|(?:left|top|right|indent)\s*:\s*-\d{3}|rect\(|inset\(|circle\(|ellipse\(|(?<![\w-])color\s*:\s*(?:transparent|rgba|hsla)/i;
+const COLOUR_PAIR_HINT = /(?<![\w-])color\s*:[\s\S]*background|background[\s\S]*(?<![\w-])color\s*:/i;
+// A superset of `reveals`: a rule it matches counts as revealing without reading its declarations (erring to keep).
 const REVEAL_HINT = /display\s*:\s*(?!none)|visibility\s*:\s*visible|opacity|max-height|clip/i;
 
 function unescape(token: string): string {
   return token.replace(/\\(.)/g, '$1');
 }
 
+/** '.md:block' → '.md\\:block': a class or id as the CSS text spells it. */
+function cssSpelling(key: string): string {
+  return key[0] + key.slice(1).replace(/[^\w-]/g, '\\$&');
+}
+
+/**
+ * Whether `key` ('.name', '#name' or a tag) appears as a whole token in `preludes`. A class is named when `.name` is
+ * not followed by more name characters; a tag when it starts a compound.
+ */
+function namedIn(preludes: string, key: string): boolean {
+  if (key[0] !== '.' && key[0] !== '#') {
+    return new RegExp(`(?:^|[\\s>+~(,])${key}(?![\\w-])`, 'i').test(preludes);
+  }
+  const spelled = cssSpelling(key);
+  for (let at = preludes.indexOf(spelled); at >= 0; at = preludes.indexOf(spelled, at + 1)) {
+    if (!/[\w\\-]/.test(preludes[at + spelled.length] ?? '')) return true;
+  }
+  return false;
+}
+
 /** Reads the hiding rules of a page's `<style>` elements from its HTML source (before parsing strips them). */
 export function readHidingSheet(html: string): HidingSheet {
-  let css = '';
+  const hides = new Map<string, string>();
+  // The selectors of revealing rules, one per line: searched for the few names that matter, never tokenized.
+  const revealing: string[] = [];
+  const onRule = (prelude: string, body: string, conditional: boolean): void => {
+    let reason: string | undefined;
+    if (HIDE_HINT.test(body) || COLOUR_PAIR_HINT.test(body)) {
+      const declarations = parseDeclarations(body);
+      reason = hidingDeclarations(declarations, true);
+      if (reason === undefined && !reveals(declarations)) return;
+    } else if (!REVEAL_HINT.test(body)) {
+      return;
+    }
+    for (const raw of prelude.split(',')) {
+      const selector = raw.trim();
+      if (reason === undefined) {
+        if (!USER_ACTION.test(selector)) revealing.push(selector);
+      } else if (!conditional && SIMPLE_SELECTOR.test(selector)) {
+        // Class and id names match case-sensitively, type selectors in any case.
+        const named = selector[0] === '.' || selector[0] === '#';
+        hides.set(named ? selector[0] + unescape(selector.slice(1)) : selector.toLowerCase(), reason);
+      }
+    }
+  };
+  // Whether the text before `upTo` leaves a <noscript> open: one forward scan over the page for all its sheets.
+  let inNoscript = false;
+  let next = html.indexOf('noscript');
+  const noscriptOpenAt = (upTo: number): boolean => {
+    for (; next >= 0 && next < upTo; next = html.indexOf('noscript', next + 8)) {
+      if (html[next - 1] === '<') inNoscript = true;
+      else if (html[next - 1] === '/' && html[next - 2] === '<') inNoscript = false;
+    }
+    return inNoscript;
+  };
+  let budget = MAX_SHEET_CHARS;
   STYLE_START.lastIndex = 0;
-  for (let start = STYLE_START.exec(html); start; start = STYLE_START.exec(html)) {
+  for (let start = STYLE_START.exec(html); start && budget > 0; start = STYLE_START.exec(html)) {
     STYLE_END.lastIndex = STYLE_START.lastIndex;
     const end = STYLE_END.exec(html);
     if (!end) break;
@@ -245,34 +298,24 @@ export function readHidingSheet(html: string): HidingSheet {
     if (media !== undefined && !SCREEN_MEDIA.test(media)) continue;
     // A sheet inside <noscript> applies only without scripts: lazy-loading plugins hide their images there and show
     // a <noscript> copy instead. A browser reading the page runs scripts and ignores it.
-    if (html.lastIndexOf('<noscript', start.index) > html.lastIndexOf('</noscript', start.index)) continue;
-    css += `${html.slice(start.index + start[0].length, end.index)}\n`;
-    if (css.length >= MAX_SHEET_CHARS) break;
+    if (noscriptOpenAt(start.index)) continue;
+    // Each sheet on its own, as a browser parses it: an unclosed brace in one does not swallow the next.
+    const from = start.index + start[0].length;
+    const to = Math.min(end.index, from + budget);
+    budget -= to - from;
+    walkRules(html.slice(from, to), onRule);
   }
-  if (css === '') return EMPTY_SHEET;
-  const hides = new Map<string, string>();
-  const revealed = new Set<string>();
-  walkRules(css.slice(0, MAX_SHEET_CHARS), (prelude, body, conditional) => {
-    const mayHide = HIDE_HINT.test(body) || (body.includes('background') && body.includes('color'));
-    if (!mayHide && !REVEAL_HINT.test(body)) return;
-    const declarations = parseDeclarations(body);
-    const reason = mayHide ? hidingDeclarations(declarations, true) : undefined;
-    if (reason === undefined && !reveals(declarations)) return;
-    for (const raw of prelude.split(',')) {
-      const selector = raw.trim();
-      if (reason === undefined) {
-        if (USER_ACTION.test(selector)) continue;
-        for (const token of selector.matchAll(SELECTOR_TOKEN)) {
-          revealed.add(token[3] ? token[3].toLowerCase() : token[1]! + unescape(token[2]!));
-        }
-      } else if (!conditional && SIMPLE_SELECTOR.test(selector)) {
-        // Class and id names match case-sensitively, type selectors in any case.
-        const named = selector[0] === '.' || selector[0] === '#';
-        hides.set(named ? selector[0] + unescape(selector.slice(1)) : selector.toLowerCase(), reason);
-      }
-    }
-  });
-  for (const key of revealed) hides.delete(key);
+  if (hides.size === 0) return EMPTY_SHEET;
+  const preludes = revealing.join('\n');
+  const memo = new Map<string, boolean>();
+  const revealed = {
+    has(key: string): boolean {
+      let named = memo.get(key);
+      if (named === undefined) memo.set(key, (named = namedIn(preludes, key)));
+      return named;
+    },
+  };
+  for (const key of [...hides.keys()]) if (revealed.has(key)) hides.delete(key);
   return hides.size === 0 ? EMPTY_SHEET : { hides, revealed };
 }
 
