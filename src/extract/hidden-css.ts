@@ -211,7 +211,10 @@ export const EMPTY_SHEET: HidingSheet = { hides: new Map(), revealed: new Set() 
 export const MAX_SHEET_CHARS = 512 * 1024;
 
 // Start and end tags found apart: one lazy `<style>…</style>` pattern costs more than the rest of the reading.
-const STYLE_START = /<style\b([^>]*)>/gi;
+// Case-sensitive unless the page writes <STYLE or <Style: a case-insensitive scan of the whole page costs several
+// times more (other spellings are not looked for).
+const STYLE_START = /<style\b([^>]*)>/g;
+const STYLE_START_ANY_CASE = /<style\b([^>]*)>/gi;
 const STYLE_END = /<\/style\s*>/gi;
 // `media` other than all/screen (print sheets hide navigation; width queries apply to some screens only).
 const SCREEN_MEDIA = /^\s*(?:all|screen)?\s*$/i;
@@ -257,7 +260,7 @@ export function readHidingSheet(html: string): HidingSheet {
   const hides = new Map<string, string>();
   // The selectors of revealing rules, one per line: searched for the few names that matter, never tokenized.
   const revealing: string[] = [];
-  const onRule = (prelude: string, body: string, conditional: boolean): void => {
+  const onRule = (prelude: () => string, body: string, conditional: boolean): void => {
     let reason: string | undefined;
     if (HIDE_HINT.test(body) || COLOUR_PAIR_HINT.test(body)) {
       const declarations = parseDeclarations(body);
@@ -266,7 +269,7 @@ export function readHidingSheet(html: string): HidingSheet {
     } else if (!REVEAL_HINT.test(body)) {
       return;
     }
-    for (const raw of prelude.split(',')) {
+    for (const raw of prelude().split(',')) {
       const selector = raw.trim();
       if (reason === undefined) {
         if (!USER_ACTION.test(selector)) revealing.push(selector);
@@ -288,12 +291,14 @@ export function readHidingSheet(html: string): HidingSheet {
     return inNoscript;
   };
   let budget = MAX_SHEET_CHARS;
-  STYLE_START.lastIndex = 0;
-  for (let start = STYLE_START.exec(html); start && budget > 0; start = STYLE_START.exec(html)) {
-    STYLE_END.lastIndex = STYLE_START.lastIndex;
+  const otherCase = html.includes('<STYLE') || html.includes('<Style');
+  const styleStart = otherCase ? STYLE_START_ANY_CASE : STYLE_START;
+  styleStart.lastIndex = 0;
+  for (let start = styleStart.exec(html); start && budget > 0; start = styleStart.exec(html)) {
+    STYLE_END.lastIndex = styleStart.lastIndex;
     const end = STYLE_END.exec(html);
     if (!end) break;
-    STYLE_START.lastIndex = STYLE_END.lastIndex;
+    styleStart.lastIndex = STYLE_END.lastIndex;
     const media = /\bmedia\s*=\s*["']?([^"'>]*)/i.exec(start[1]!)?.[1];
     if (media !== undefined && !SCREEN_MEDIA.test(media)) continue;
     // A sheet inside <noscript> applies only without scripts: lazy-loading plugins hide their images there and show
@@ -323,12 +328,12 @@ export function readHidingSheet(html: string): HidingSheet {
  * Calls `onRule` for each style rule, top level and inside conditional at-rules; other at-rules (@font-face,
  * @keyframes, @page) and nested blocks are skipped. Strings are skipped so a brace in `content: "{"` does not count.
  */
-function walkRules(css: string, onRule: (prelude: string, body: string, conditional: boolean) => void): void {
+function walkRules(css: string, onRule: (prelude: () => string, body: string, conditional: boolean) => void): void {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const SPECIAL = /[{}"']/g;
   // Open blocks: conditional at-rules holding rules, then at most one style rule or skipped block.
   let ruleLists = 0;
-  let inner: { prelude: string; bodyStart: number } | 'skip' | undefined;
+  let inner: { preludeStart: number; bodyStart: number } | 'skip' | undefined;
   let innerDepth = 0;
   let start = 0;
   for (let match = SPECIAL.exec(text); match; match = SPECIAL.exec(text)) {
@@ -346,16 +351,22 @@ function walkRules(css: string, onRule: (prelude: string, body: string, conditio
         continue;
       }
       // After the last `;`: a statement at-rule (@import, @charset) may precede the prelude.
-      const statement = text.slice(start, at);
-      const prelude = statement.slice(statement.lastIndexOf(';') + 1).trim();
-      if (prelude.startsWith('@') && CONDITIONAL_AT_RULE.test(prelude)) ruleLists++;
-      else inner = prelude.startsWith('@') ? 'skip' : { prelude, bodyStart: at + 1 };
+      let preludeStart = at;
+      while (preludeStart > start && text.charCodeAt(preludeStart - 1) !== 59) preludeStart--; // 59: `;`
+      let first = preludeStart;
+      while (first < at && text.charCodeAt(first) <= 32) first++;
+      if (text[first] !== '@') inner = { preludeStart: first, bodyStart: at + 1 };
+      else if (CONDITIONAL_AT_RULE.test(text.slice(first, at))) ruleLists++;
+      else inner = 'skip';
     } else if (inner === undefined) {
       if (ruleLists > 0) ruleLists--;
     } else if (innerDepth > 0) {
       innerDepth--;
     } else {
-      if (inner !== 'skip') onRule(inner.prelude, text.slice(inner.bodyStart, at), ruleLists > 0);
+      if (inner !== 'skip') {
+        const { preludeStart, bodyStart } = inner;
+        onRule(() => text.slice(preludeStart, bodyStart - 1).trim(), text.slice(bodyStart, at), ruleLists > 0);
+      }
       inner = undefined;
     }
     start = at + 1;
