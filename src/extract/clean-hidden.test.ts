@@ -109,6 +109,7 @@ describe('<style> rules', () => {
     const css = `<style>@import url("a.css");/* .x{} */ @font-face{font-family:"a{"} @keyframes k{from{opacity:0}}
       .note::before{content:"}"} .hide{display:none}</style>`;
     expect(clean(`${css}${body('<p class="hide">gone</p>')}`).text).not.toContain('gone');
+    expect(clean(`<STYLE>.hide{display:none}</STYLE>${body('<p class="hide">gone</p>')}`).text).not.toContain('gone');
   });
 
   it('keeps a tab panel that a compound or state rule shows again', () => {

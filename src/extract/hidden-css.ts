@@ -211,10 +211,7 @@ export const EMPTY_SHEET: HidingSheet = { hides: new Map(), revealed: new Set() 
 export const MAX_SHEET_CHARS = 512 * 1024;
 
 // Start and end tags found apart: one lazy `<style>…</style>` pattern costs more than the rest of the reading.
-// Case-sensitive unless the page writes <STYLE or <Style: a case-insensitive scan of the whole page costs several
-// times more (other spellings are not looked for).
-const STYLE_START = /<style\b([^>]*)>/g;
-const STYLE_START_ANY_CASE = /<style\b([^>]*)>/gi;
+const STYLE_START = /<style\b([^>]*)>/gi;
 const STYLE_END = /<\/style\s*>/gi;
 // `media` other than all/screen (print sheets hide navigation; width queries apply to some screens only).
 const SCREEN_MEDIA = /^\s*(?:all|screen)?\s*$/i;
@@ -255,6 +252,15 @@ function namedIn(preludes: string, key: string): boolean {
   return false;
 }
 
+// How far before a <style> its <noscript> is looked for: plugins write `<noscript><style>` together, and a bounded
+// look keeps pages with many sheets linear.
+const NOSCRIPT_REACH = 256;
+
+function insideNoscript(html: string, at: number): boolean {
+  const before = html.slice(Math.max(0, at - NOSCRIPT_REACH), at).toLowerCase();
+  return before.lastIndexOf('<noscript') > before.lastIndexOf('</noscript');
+}
+
 /** Reads the hiding rules of a page's `<style>` elements from its HTML source (before parsing strips them). */
 export function readHidingSheet(html: string): HidingSheet {
   const hides = new Map<string, string>();
@@ -280,30 +286,18 @@ export function readHidingSheet(html: string): HidingSheet {
       }
     }
   };
-  // Whether the text before `upTo` leaves a <noscript> open: one forward scan over the page for all its sheets.
-  let inNoscript = false;
-  let next = html.indexOf('noscript');
-  const noscriptOpenAt = (upTo: number): boolean => {
-    for (; next >= 0 && next < upTo; next = html.indexOf('noscript', next + 8)) {
-      if (html[next - 1] === '<') inNoscript = true;
-      else if (html[next - 1] === '/' && html[next - 2] === '<') inNoscript = false;
-    }
-    return inNoscript;
-  };
   let budget = MAX_SHEET_CHARS;
-  const otherCase = html.includes('<STYLE') || html.includes('<Style');
-  const styleStart = otherCase ? STYLE_START_ANY_CASE : STYLE_START;
-  styleStart.lastIndex = 0;
-  for (let start = styleStart.exec(html); start && budget > 0; start = styleStart.exec(html)) {
-    STYLE_END.lastIndex = styleStart.lastIndex;
+  STYLE_START.lastIndex = 0;
+  for (let start = STYLE_START.exec(html); start && budget > 0; start = STYLE_START.exec(html)) {
+    STYLE_END.lastIndex = STYLE_START.lastIndex;
     const end = STYLE_END.exec(html);
     if (!end) break;
-    styleStart.lastIndex = STYLE_END.lastIndex;
+    STYLE_START.lastIndex = STYLE_END.lastIndex;
     const media = /\bmedia\s*=\s*["']?([^"'>]*)/i.exec(start[1]!)?.[1];
     if (media !== undefined && !SCREEN_MEDIA.test(media)) continue;
     // A sheet inside <noscript> applies only without scripts: lazy-loading plugins hide their images there and show
     // a <noscript> copy instead. A browser reading the page runs scripts and ignores it.
-    if (noscriptOpenAt(start.index)) continue;
+    if (insideNoscript(html, start.index)) continue;
     // Each sheet on its own, as a browser parses it: an unclosed brace in one does not swallow the next.
     const from = start.index + start[0].length;
     const to = Math.min(end.index, from + budget);
