@@ -224,7 +224,8 @@ const CONDITIONAL_AT_RULE = /^@(?:media|supports|container|layer|document|-moz-d
 // can neither hide nor reveal. HIDE_HINT finds every body `hidingDeclarations` can match (the colour pair apart).
 const HIDE_HINT =
   /display\s*:\s*none|visibility\s*:\s*(?:hidden|collapse)|opacity\s*:\s*[0.]|(?:left|top|right|indent)\s*:\s*-\d{3}|rect\(|inset\(|circle\(|ellipse\(|(?<![\w-])color\s*:\s*(?:transparent|rgba|hsla)/i;
-const COLOUR_PAIR_HINT = /(?<![\w-])color\s*:[\s\S]*background|background[\s\S]*(?<![\w-])color\s*:/i;
+// With `background` in the body (a plain substring test first): the colour pair `hidingDeclarations` compares.
+const OWN_COLOUR = /(?<![\w-])color\s*:/i;
 // A superset of `reveals`: a rule it matches counts as revealing without reading its declarations (erring to keep).
 const REVEAL_HINT = /display\s*:\s*(?!none)|visibility\s*:\s*visible|opacity|max-height|clip/i;
 
@@ -268,7 +269,7 @@ export function readHidingSheet(html: string): HidingSheet {
   const revealing: string[] = [];
   const onRule = (prelude: () => string, body: string, conditional: boolean): void => {
     let reason: string | undefined;
-    if (HIDE_HINT.test(body) || COLOUR_PAIR_HINT.test(body)) {
+    if (HIDE_HINT.test(body) || (body.includes('background') && OWN_COLOUR.test(body))) {
       const declarations = parseDeclarations(body);
       reason = hidingDeclarations(declarations, true);
       if (reason === undefined && !reveals(declarations)) return;
@@ -325,12 +326,27 @@ export function readHidingSheet(html: string): HidingSheet {
 function walkRules(css: string, onRule: (prelude: () => string, body: string, conditional: boolean) => void): void {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const SPECIAL = /[{}"']/g;
+  const PLAIN_RULE = /(\s*[^{}"'@\s][^{}"'@]*)\{([^{}"']*)\}/y;
   // Open blocks: conditional at-rules holding rules, then at most one style rule or skipped block.
   let ruleLists = 0;
   let inner: { preludeStart: number; bodyStart: number } | 'skip' | undefined;
   let innerDepth = 0;
   let start = 0;
-  for (let match = SPECIAL.exec(text); match; match = SPECIAL.exec(text)) {
+  for (;;) {
+    if (inner === undefined) {
+      // Most rules are `prelude{declarations}` with no quote, nested block or at-rule: one step each.
+      PLAIN_RULE.lastIndex = start;
+      const rule = PLAIN_RULE.exec(text);
+      if (rule) {
+        const [, prelude, body] = rule;
+        onRule(() => prelude!.slice(prelude!.lastIndexOf(';') + 1).trim(), body!, ruleLists > 0);
+        start = PLAIN_RULE.lastIndex;
+        continue;
+      }
+    }
+    SPECIAL.lastIndex = Math.max(SPECIAL.lastIndex, start);
+    const match = SPECIAL.exec(text);
+    if (!match) return;
     const char = match[0];
     const at = match.index;
     if (char === '"' || char === "'") {
