@@ -139,6 +139,16 @@ describe('<style> rules', () => {
     expect(clean(`${css}${body('<div class="later">Alone</div>')}`).text).not.toContain('Alone');
   });
 
+  it('keeps an image a lazy-loading sheet fades in (opacity:0 on an element without text)', () => {
+    const css = '<style>.lazyload{opacity:0} .lazyloaded{opacity:1}</style>';
+    const doc = parseHtml(
+      `${css}${body('<img class="lazyload" alt="Chart" src="c.png"><p class="lazyload">Text</p>')}`,
+    );
+    removeHidden(doc, { sheet: readHidingSheet(`${css}<p></p>`) });
+    expect(findElement(doc, (el) => el.name === 'img')).toBeDefined();
+    expect(textOf(doc)).not.toContain('Text');
+  });
+
   it('never drops a block holding most of the page text by a sheet rule', () => {
     const css = '<style>.fade{visibility:hidden}</style>';
     const { text } = clean(`${css}<body><main class="fade"><p>${PROSE.repeat(8)}</p></main><p>Footer</p></body>`);

@@ -51,8 +51,13 @@ function sheetReason(el: HtmlElement, context: HiddenContext): string | undefine
   // that a revealing rule names keeps it.
   if ((id && revealed.has(`#${id}`)) || classes.some((name) => revealed.has(`.${name}`))) return undefined;
   if (hasShownTwin(el, classes, hides)) return undefined;
-  if (textOf(el).length >= SHEET_MAX_SHARE * context.pageChars()) return undefined;
-  return `stylesheet ${hiding} ${hides.get(hiding)!}`;
+  const reason = hides.get(hiding)!;
+  const chars = textOf(el).length;
+  // Lazy-loading scripts fade images in from a sheet's `opacity:0` and mark them loaded with a class of their own:
+  // an element with no text faded out by a sheet is an image waiting for that class, not hidden content.
+  if (chars === 0 && reason === 'opacity:0') return undefined;
+  if (chars >= SHEET_MAX_SHARE * context.pageChars()) return undefined;
+  return `stylesheet ${hiding} ${reason}`;
 }
 
 // Siblings looked at for a shown twin; a list of thousands of items costs no more than this each.
