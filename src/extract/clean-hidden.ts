@@ -1,10 +1,13 @@
+import { EMPTY_SHEET, hidingDeclarations, parseDeclarations, type HidingSheet } from './hidden-css.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 
 // Removes what a reader of the rendered page never sees, so it never reaches the model (SPEC "Beyond the seeds":
 // hidden text is a prompt-injection channel). Runs before main-content detection: a hidden block must not win the
-// content score, and there is no computed style to consult later.
-// Not handled: hiding by stylesheet classes (`.sr-only`, `.hidden` in a <style> sheet) — that needs a CSS cascade.
+// content score, and there is no computed style to consult later. What hides: the `hidden` attribute, aria-hidden,
+// <template>, inline styles (src/extract/hidden-css.ts: display, visibility, opacity, zero size, off-screen, clip,
+// text coloured like its background), and the page's own `<style>` rules on one tag, class or id.
+// Not handled: external style sheets, selectors with more than one part, hiding inherited from an ancestor's colour.
 
 /** Elements removed without counting: never text a reader sees, but not a hiding trick either. */
 const NEVER_CONTENT = new Set([
@@ -15,35 +18,117 @@ const NEVER_CONTENT = new Set([
   'rt', 'rp',
 ]); // prettier-ignore
 
-// Inline-style tricks. `display:none`, `visibility:hidden`, `font-size:0`, and a zero width or height together with
-// `overflow:hidden` (the box exists but shows nothing).
-const DISPLAY_NONE = /(?:^|;)\s*display\s*:\s*none\b/i;
-const VISIBILITY_HIDDEN = /(?:^|;)\s*visibility\s*:\s*hidden\b/i;
-const FONT_SIZE_ZERO = /(?:^|;)\s*font-size\s*:\s*0(?:\.0*)?(?:px|em|rem|pt|%)?\s*(?:;|!|$)/i;
-const ZERO_BOX = /(?:^|;)\s*(?:width|height|max-width|max-height)\s*:\s*0(?:px)?\s*(?:;|!|$)/i;
-const OVERFLOW_HIDDEN = /(?:^|;)\s*overflow\s*:\s*hidden\b/i;
-
-export function isHiddenStyle(style: string): boolean {
-  return (
-    DISPLAY_NONE.test(style) ||
-    VISIBILITY_HIDDEN.test(style) ||
-    FONT_SIZE_ZERO.test(style) ||
-    (ZERO_BOX.test(style) && OVERFLOW_HIDDEN.test(style))
-  );
+/** Why an inline `style` hides its element ('display:none', 'off-screen', …), or undefined. */
+export function hiddenStyleReason(style: string): string | undefined {
+  return hidingDeclarations(parseDeclarations(style));
 }
 
-/** Which rule hides the element (for the trace), or undefined when it is visible. */
-function hiddenReason(el: HtmlElement): string | undefined {
+export function isHiddenStyle(style: string): boolean {
+  return hiddenStyleReason(style) !== undefined;
+}
+
+/** What a check needs beyond the element: the page's hiding rules, and its text length for the guard below. */
+export interface HiddenContext {
+  readonly sheet: HidingSheet;
+  /** Characters of text in the whole tree; computed once, on the first element a style sheet rule would hide. */
+  readonly pageChars: () => number;
+}
+
+// A style sheet rule never removes a block holding this share of the page's text: pages hide the body until a script
+// reveals it (loading fades, consent walls), and a reader that drops it has nothing left.
+const SHEET_MAX_SHARE = 0.5;
+
+function sheetReason(el: HtmlElement, context: HiddenContext): string | undefined {
+  const { hides, revealed } = context.sheet;
+  const { id, class: className } = el.attribs;
+  // Runs on every element: the class list is split, nothing else is built until a rule matches.
+  const classes = className ? className.split(/\s+/).filter(Boolean) : [];
+  let hiding = hides.has(el.name) ? el.name : id && hides.has(`#${id}`) ? `#${id}` : undefined;
+  for (let i = 0; hiding === undefined && i < classes.length; i++) {
+    if (hides.has(`.${classes[i]!}`)) hiding = `.${classes[i]!}`;
+  }
+  if (hiding === undefined) return undefined;
+  // A state rule may show the element again (`.hidden.md:block`, `.panel.active`): any class or id of the element
+  // that a revealing rule names keeps it.
+  if ((id && revealed.has(`#${id}`)) || classes.some((name) => revealed.has(`.${name}`))) return undefined;
+  if (hasShownTwin(el, classes, hides)) return undefined;
+  const reason = hides.get(hiding)!;
+  const chars = textOf(el).length;
+  // Lazy-loading scripts fade images in from a sheet's `opacity:0` and mark them loaded with a class of their own:
+  // an element with no text faded out by a sheet is an image waiting for that class, not hidden content.
+  if (chars === 0 && reason === 'opacity:0') return undefined;
+  if (chars >= SHEET_MAX_SHARE * context.pageChars()) return undefined;
+  return `stylesheet ${hiding} ${reason}`;
+}
+
+// Siblings looked at for a shown twin; a list of thousands of items costs no more than this each.
+const MAX_TWIN_SCAN = 100;
+// Wrappers climbed to find the series: slides often sit one per wrapper <div>.
+const MAX_TWIN_WRAPPERS = 2;
+
+function onlyElementChild(node: HtmlElement | HtmlDocument): HtmlElement | undefined {
+  let only: HtmlElement | undefined;
+  for (const child of node.children) {
+    if (!isElement(child)) continue;
+    if (only) return undefined;
+    only = child;
+  }
+  return only;
+}
+
+/**
+ * A sibling of the same tag that shares a class with the element and that no sheet rule hides (each possibly inside
+ * a wrapper of its own): the element is one of a series a script pages through — slides, tab panels, the "read more"
+ * rest of a list — and its text is content.
+ */
+function hasShownTwin(el: HtmlElement, classes: string[], hides: ReadonlyMap<string, string>): boolean {
+  const shared = classes.filter((name) => !hides.has(`.${name}`));
+  if (shared.length === 0) return false;
+  let anchor: HtmlElement = el;
+  let wrappers = 0;
+  while (wrappers < MAX_TWIN_WRAPPERS && anchor.parent && isElement(anchor.parent) && onlyElementChild(anchor.parent)) {
+    anchor = anchor.parent;
+    wrappers++;
+  }
+  if (!anchor.parent) return false;
+  let scanned = 0;
+  for (const sibling of anchor.parent.children) {
+    if (sibling === anchor || !isElement(sibling)) continue;
+    if (++scanned > MAX_TWIN_SCAN) break;
+    let twin: HtmlElement | undefined = sibling;
+    for (let level = 0; level < wrappers && twin; level++) twin = onlyElementChild(twin);
+    if (!twin || twin.name !== el.name) continue;
+    const names = (twin.attribs.class ?? '').split(/\s+/).filter(Boolean);
+    if (names.some((name) => hides.has(`.${name}`))) continue;
+    if (twin.attribs.id && hides.has(`#${twin.attribs.id}`)) continue;
+    if (names.some((name) => shared.includes(name))) return true;
+  }
+  return false;
+}
+
+/** Why the element is hidden from a reader, as a short label for logs and traces; undefined when it is visible. */
+export function hiddenReason(el: HtmlElement, context?: HiddenContext): string | undefined {
   const { attribs } = el;
-  if (el.name === 'template') return '<template>';
-  if ('hidden' in attribs) return 'hidden attribute';
-  if (attribs['aria-hidden'] === 'true') return 'aria-hidden="true"';
+  if (el.name === 'template') return 'template';
+  // hidden="until-found": collapsed sections the browser opens for find-in-page — content, not a hiding trick.
+  if ('hidden' in attribs && attribs.hidden.toLowerCase() !== 'until-found') return 'hidden attribute';
+  if (attribs['aria-hidden'] === 'true') return 'aria-hidden';
   const style = attribs.style;
-  if (style === undefined || style === '' || !isHiddenStyle(style)) return undefined;
-  if (DISPLAY_NONE.test(style)) return 'style display:none';
-  if (VISIBILITY_HIDDEN.test(style)) return 'style visibility:hidden';
-  if (FONT_SIZE_ZERO.test(style)) return 'style font-size:0';
-  return 'style zero width or height with overflow:hidden';
+  const declarations = style ? parseDeclarations(style) : undefined;
+  if (declarations) {
+    const reason = hidingDeclarations(declarations);
+    // `style …` for the element's own style attribute, `stylesheet …` for a <style> rule: the trace tells them apart.
+    if (reason !== undefined) return `style ${reason}`;
+  }
+  if (!context || context.sheet.hides.size === 0) return undefined;
+  // An inline display or visibility outweighs any sheet rule.
+  const display = declarations?.get('display');
+  if ((display !== undefined && display !== 'none') || declarations?.get('visibility') === 'visible') return undefined;
+  return sheetReason(el, context);
+}
+
+export function isHidden(el: HtmlElement, context?: HiddenContext): boolean {
+  return hiddenReason(el, context) !== undefined;
 }
 
 // A <noscript> worth reading holds a copy of the page, not a one-line "enable JavaScript" notice.
@@ -57,13 +142,18 @@ function isStaticCopy(el: HtmlElement): boolean {
  * Removes hidden elements (counted) and never-rendered ones (not counted) from the tree, in place. Returns how many
  * hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
  * `keepNoscript` keeps `<noscript>` content: some pages render the article with a script and put the only static
- * copy there.
+ * copy there. `sheet` is the page's hiding rules (`readHidingSheet` on the HTML source).
  */
 export function removeHidden(
   root: HtmlElement | HtmlDocument,
-  options: { keepNoscript?: boolean; trace?: ExtractTrace } = {},
+  options: { keepNoscript?: boolean; sheet?: HidingSheet; trace?: ExtractTrace } = {},
 ): number {
   let dropped = 0;
+  let pageChars: number | undefined;
+  const context: HiddenContext = {
+    sheet: options.sheet ?? EMPTY_SHEET,
+    pageChars: () => (pageChars ??= textOf(root).length),
+  };
   const visit = (parent: HtmlElement | HtmlDocument): void => {
     let changed = false;
     const kept: HtmlNode[] = [];
@@ -72,7 +162,7 @@ export function removeHidden(
         kept.push(child);
         continue;
       }
-      if (isElement(child) && !NEVER_CONTENT.has(child.name) && hiddenReason(child) === undefined) {
+      if (isElement(child) && !NEVER_CONTENT.has(child.name) && !isHidden(child, context)) {
         visit(child);
         kept.push(child);
         continue;
@@ -86,7 +176,7 @@ export function removeHidden(
         kept.push(...child.children);
       } else if (!NEVER_CONTENT.has(child.name)) {
         dropped++; // hidden
-        if (options.trace) traceRemoved(options.trace, 'hidden', child, hiddenReason(child)!);
+        if (options.trace) traceRemoved(options.trace, 'hidden', child, hiddenReason(child, context) ?? 'hidden');
       }
     }
     if (changed) parent.children = kept;

@@ -2,6 +2,7 @@
 // Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
 import { renderMarkdown } from '../render/markdown.js';
 import { removeHidden } from './clean-hidden.js';
+import { readHidingSheet } from './hidden-css.js';
 import { listLinkTargets, readCanonicalUrl, type LinkTargets } from './links.js';
 import { findMainContent, visibleTextLength } from './main-content.js';
 import { stripShortcodes } from './shortcodes.js';
@@ -48,7 +49,9 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   const canonicalUrl = options.withLinks ? readCanonicalUrl(doc, baseUrl) : undefined;
   // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
   const trace: ExtractTrace | undefined = options.explain ? [] : undefined;
-  const hiddenBlocksDropped = removeHidden(doc, { trace });
+  // The <style> rules are read from the source: parsing drops style bodies unread.
+  const sheet = readHidingSheet(html);
+  const hiddenBlocksDropped = removeHidden(doc, { sheet, trace });
   // The cleaned tree before detection cuts it down is exactly what extractLinks reads.
   const links: LinkTargets | undefined = options.withLinks
     ? { urls: listLinkTargets(doc, baseUrl), ...(canonicalUrl ? { canonicalUrl } : {}) }
@@ -61,7 +64,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     // Detection mutates the tree, so the retry starts from the source again. Its hidden blocks are the first pass's
     // (and <noscript>, kept whole or unwrapped): not traced twice.
     const fresh = parseHtml(html);
-    removeHidden(fresh, { keepNoscript: true });
+    removeHidden(fresh, { keepNoscript: true, sheet });
     const retry = findMainContent(fresh, { stripUnlikely: false, title, trace });
     const isBetter = retry !== undefined && retry.textLength > (main?.textLength ?? 0);
     if (trace) {
@@ -90,7 +93,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   }
   // Detection found nothing: render the whole cleaned body (SPEC "Content": fall back as the seeds say).
   const fresh = parseHtml(html);
-  removeHidden(fresh);
+  removeHidden(fresh, { sheet });
   const markdown = renderMarkdown(fresh, { baseUrl });
   const textLength = visibleTextLength(fresh);
   if (trace) {

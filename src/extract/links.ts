@@ -5,6 +5,7 @@
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
 import { removeHidden } from './clean-hidden.js';
+import { readHidingSheet } from './hidden-css.js';
 import { readMetadata } from './metadata.js';
 import {
   collapseWhitespace,
@@ -113,7 +114,7 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   // <base href> (resolved against the page URL), else the page URL: HTML §4.2.3. Read before cleaning removes <head>.
   const { baseUrl } = readMetadata(doc, pageUrl);
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);
-  const hiddenBlocksDropped = removeHidden(doc);
+  const hiddenBlocksDropped = removeHidden(doc, { sheet: readHidingSheet(html) });
   // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
   const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
   return { links, hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };

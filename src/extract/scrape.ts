@@ -4,6 +4,7 @@
 // Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
 import { cleanStrings } from '../clean-text.js';
 import { removeHidden } from './clean-hidden.js';
+import { readHidingSheet } from './hidden-css.js';
 import { forEachElement, isSameSite, resolveHref } from './links.js';
 import { readMetadata } from './metadata.js';
 import {
@@ -312,7 +313,7 @@ export function scrapeHtml(html: string, pageUrl: string): ScrapedHtml {
   const { baseUrl } = readMetadata(doc, pageUrl);
   const metadata = readScrapeMetadata(doc, html, baseUrl);
   // Hidden blocks go before the walk and the outline, so hidden text gets neither a marker nor a heading.
-  const hiddenBlocksDropped = removeHidden(doc);
+  const hiddenBlocksDropped = removeHidden(doc, { sheet: readHidingSheet(html) });
   const outline = readOutline(doc);
   const scraper = new Scraper(baseUrl, pageUrl);
   scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);
