@@ -81,7 +81,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const top = pickTopCandidate(body, stats, candidates, trace);
   const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
   const gathered = withLeadingProse(top, parts, stats, body);
-  const article = widenShortContent(top, gathered, body, trace);
+  const article = widenShortContent(top, gathered, body, stats, trace);
   if (trace && article === gathered && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
@@ -105,16 +105,25 @@ function widenShortContent(
   top: HtmlElement,
   chosen: HtmlElement,
   body: HtmlElement,
+  stats: Map<HtmlElement, Node>,
   trace: ExtractTrace | undefined,
 ): HtmlElement {
-  const chosenProse = proseLength(chosen);
+  // Prose from the measured counts (text outside links): no walk of the tree on the common path.
+  const prose = (el: HtmlElement): number => {
+    const node = stats.get(el);
+    if (node) return node.text - node.linkText;
+    let sum = 0; // a gathered wrapper: its parts were measured
+    for (const child of el.children) if (isElement(child)) sum += prose(child);
+    return sum;
+  };
+  const chosenProse = prose(chosen);
   if (chosenProse >= WIDEN_BELOW_CHARS) return chosen;
-  const pageProse = proseLength(body);
+  const pageProse = prose(body);
   if (chosenProse >= pageProse * WIDEN_SHARE) return chosen;
   let wider: HtmlElement = top;
   // The page's own <article> or <main> around the choice bounds the widening: the page says its content is there.
   while (
-    proseLength(wider) < pageProse * WIDEN_TO_SHARE &&
+    prose(wider) < pageProse * WIDEN_TO_SHARE &&
     wider.name !== 'article' &&
     wider.name !== 'main' &&
     wider.parent &&
