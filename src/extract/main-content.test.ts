@@ -24,4 +24,17 @@ describe('choosing the main content', () => {
     expect(markdown).toContain('The second part explains how the vote went');
     expect(markdown).not.toContain('Another story');
   });
+
+  it('credits text set in inline elements directly in a container (no <p>), over a box of short paragraphs', () => {
+    const line = (text: string): string => `<font face="Arial">${text}</font><br><br>`;
+    const html =
+      page(`<table><tr><td class="story">${line('The harbour reopened on Monday after a winter of works that, by the council’s own count, cost twice the estimate.')}
+      ${line('Fishing boats were the first to return, followed by the ferry, which will run every hour until the end of the season.')}
+      ${line('The harbour master said the new wall should hold for fifty years, though the old one, built in 1890, lasted longer.')}</td></tr></table><img src="/i/harbour.jpg" alt=""></div></div>
+      <div class="col-4"><div class="inner"><div class="box"><p>Our newsletter, sent every Friday, brings the week’s stories, the tides and the weather to your inbox.</p>
+      <p>Write to the desk, call us, or visit the office on the quay, which is open on weekdays from nine to five.</p></div><img src="/i/desk.jpg" alt=""></div></div>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('Fishing boats were the first to return');
+    expect(markdown).not.toContain('Our newsletter');
+  });
 });
