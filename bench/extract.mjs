@@ -9,6 +9,7 @@
 //   npm run bench:extract -- --only ours --save before.json      keep our per-page scores
 //   npm run bench:extract -- --only ours --compare before.json   after a change: F1 per half before → after, and
 //                                                                 the pages whose score changed
+//   WEB_READER_EVAL=DIR npm run bench:extract                     the sets elsewhere than ../shared/eval
 //
 // Every set is split into two fixed random halves, A and B (eval-pages.mjs `halfOf`: a seeded hash of the page id),
 // and every figure is printed for the whole set and for each half, with a 95 % bootstrap interval (pages resampled
@@ -19,14 +20,14 @@
 // gunzipped and decoded one at a time outside the timed region; the timer covers HTML text → Markdown only.
 import { spawn } from 'node:child_process';
 import console from 'node:console';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { halfOf, MODERN, modernPages, MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
+import { EVAL, halfOf, MODERN, modernPages, MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     dump: { type: 'string' },
     save: { type: 'string' },
     compare: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
     child: { type: 'string' },
   },
 });
@@ -398,6 +400,22 @@ function printComparison(ours, saved) {
 
 async function main() {
   if (args.child) return runChild(args.child);
+  if (args.help) {
+    // The header comment of this file is the usage.
+    const source = readFileSync(fileURLToPath(import.meta.url), 'utf8');
+    console.log(source.slice(0, source.indexOf('\nimport')).replace(/^\/\/ ?/gm, ''));
+    return;
+  }
+  if (!existsSync(NEWS) || !existsSync(MULTI)) {
+    console.error(`The evaluation sets are not at ${EVAL}: set WEB_READER_EVAL to the folder that holds them.`);
+    process.exitCode = 2;
+    return;
+  }
+  if (args.compare && !existsSync(args.compare)) {
+    console.error(`--compare ${args.compare}: no such file; make one first with --save ${args.compare}.`);
+    process.exitCode = 2;
+    return;
+  }
   const pipelines = args.only ? args.only.split(',') : ['ours', 'baseline'];
   console.log(`command: node bench/extract.mjs ${process.argv.slice(2).join(' ')}`.trim());
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, node ${process.version}`);

@@ -72,6 +72,22 @@ describe('web-reader read --explain', () => {
     expect(explained.stderr).toMatch(/^cleaning +removed +ul "Budget Council Vote" — link farm/m);
   });
 
+  it('is refused, with a usage error, where no extraction runs: other commands and --raw', async () => {
+    for (const args of [
+      ['links', server.url('/article'), '--explain'],
+      ['scrape', server.url('/article'), '--explain'],
+      ['crawl', server.url('/article'), '--explain'],
+    ]) {
+      const run = await cli(args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain(`--explain applies to read only; ${args[0]} runs no main-content extraction.`);
+    }
+    const raw = await cli(['read', server.url('/article'), '--raw', '--explain']);
+    expect(raw.code).toBe(2);
+    expect(raw.stderr).toContain('--explain explains extraction, and --raw skips it');
+  });
+
   it('says so when the page is not HTML', async () => {
     const run = await cli(['read', server.url('/notes.txt'), '--explain']);
     expect(run.stdout).toContain('Plain notes.');

@@ -168,7 +168,8 @@ async function runOnce(
 function explainText(output: ToolOutput): string {
   if (!output.explain) return 'web-reader --explain: no extraction ran: the page is not HTML.';
   const lines = formatExplain(output.explain);
-  return [`web-reader --explain: ${lines.length} decisions, in the order extraction made them:`, ...lines].join('\n');
+  const decisions = lines.length === 1 ? '1 decision' : `${lines.length} decisions`;
+  return [`web-reader --explain: ${decisions}, in the order extraction made them:`, ...lines].join('\n');
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -183,6 +184,17 @@ export async function main(argv: string[]): Promise<number> {
   }
   const config = resolveConfig(process.env, configFlags(values));
   const [command = 'serve', ...rest] = positionals;
+  // --explain explains main-content extraction, which only `read` runs (and `--raw` skips): elsewhere it would be
+  // accepted and do nothing.
+  if (values.explain && command !== 'read') {
+    throw new InvalidArgumentError(
+      '--explain',
+      `--explain applies to read only; ${command} runs no main-content extraction.`,
+    );
+  }
+  if (values.explain && values.raw) {
+    throw new InvalidArgumentError('--explain', '--explain explains extraction, and --raw skips it: use one of them.');
+  }
   switch (command) {
     case 'serve': {
       const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');

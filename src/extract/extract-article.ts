@@ -78,7 +78,11 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   if (main) {
     const shortcodes = stripShortcodes(main.root);
     if (trace && shortcodes > 0)
-      traceNote(trace, 'cleaning', `unrendered shortcodes removed from ${shortcodes} text runs`);
+      traceNote(
+        trace,
+        'cleaning',
+        `unrendered shortcodes removed (in ${shortcodes} ${shortcodes === 1 ? 'run' : 'runs'} of text)`,
+      );
     const markdown = renderMarkdown(main.root, { baseUrl });
     return {
       title,

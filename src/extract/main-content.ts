@@ -600,7 +600,13 @@ function cleanContent(
       if (/^h[1-6]$/.test(name)) {
         // The heading that repeats the title: the caller already has the title.
         if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) {
-          if (trace) traceRemoved(trace, 'cleaning', child, 'heading repeats the title');
+          if (trace)
+            traceRemoved(
+              trace,
+              'cleaning',
+              child,
+              'heading repeats the title (the title is printed above the content)',
+            );
           return false;
         }
         return true;
