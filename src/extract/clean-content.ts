@@ -1,0 +1,183 @@
+// Conditional cleaning of the chosen content (Readability's `_cleanConditionally`, gentler on lists and tables) and
+// the trim of its trailing boilerplate: captions, link farms, link-only paragraphs, fragments, headings with nothing
+// after them.
+import {
+  CONTAINER_TAGS,
+  PARAGRAPH_MIN_CHARS,
+  classAndId,
+  classWeight,
+  hasDescendant,
+  linkDensity,
+  numbersOf,
+  type Stats,
+} from './block-stats.js';
+import { collapseWhitespace, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
+import { traceRemoved, type ExtractTrace } from './trace.js';
+
+/**
+ * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
+ * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls.
+ */
+export function cleanContent(
+  article: HtmlElement,
+  stats: Stats,
+  title: string | undefined,
+  mostText: number,
+  trace?: ExtractTrace,
+): void {
+  const normalizedTitle = normalizeText(title);
+  const visit = (el: HtmlElement): void => {
+    el.children = el.children.filter((child) => {
+      if (!isElement(child)) return true;
+      const name = child.name;
+      // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
+      // its alt text.
+      if (name === 'figcaption' || isCaption(child, stats)) {
+        if (trace) {
+          const reason = name === 'figcaption' ? 'caption <figcaption>' : 'caption or credit class';
+          traceRemoved(trace, 'cleaning', child, reason, numbersOf(child, stats));
+        }
+        return false;
+      }
+      if (/^h[1-6]$/.test(name)) {
+        // The heading that repeats the title: the caller already has the title.
+        if (normalizedTitle && normalizeText(textOf(child)) === normalizedTitle) {
+          if (trace)
+            traceRemoved(
+              trace,
+              'cleaning',
+              child,
+              'heading repeats the title (the title is printed above the content)',
+            );
+          return false;
+        }
+        return true;
+      }
+      if (
+        name === 'div' ||
+        name === 'section' ||
+        name === 'ul' ||
+        name === 'ol' ||
+        name === 'table' ||
+        name === 'header' ||
+        name === 'dl'
+      ) {
+        const drop = (stats.get(child)?.text ?? 0) <= mostText ? shouldDrop(child, stats) : undefined;
+        if (drop) {
+          if (trace) traceRemoved(trace, 'cleaning', child, drop, numbersOf(child, stats));
+          return false;
+        }
+      }
+      if (name === 'p' && isLinkParagraph(child, stats, mostText)) {
+        if (trace)
+          traceRemoved(trace, 'cleaning', child, 'nearly all link text (link density > 0.8)', numbersOf(child, stats));
+        return false;
+      }
+      visit(child);
+      return true;
+    });
+  };
+  visit(article);
+}
+
+// Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
+// `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
+const CAPTION = /caption|credit|copyright|img-?meta|image-?annotation/i;
+const CAPTION_MAX_CHARS = 300;
+
+function isCaption(el: HtmlElement, stats: Stats): boolean {
+  const names = classAndId(el);
+  if (!names || !CAPTION.test(names)) return false;
+  return (stats.get(el)?.text ?? 0) <= CAPTION_MAX_CHARS && !hasDescendant(el, 'img') && !hasDescendant(el, 'picture');
+}
+
+/** For comparing a heading with the title: whitespace collapsed, case folded. */
+function normalizeText(text: string | undefined): string {
+  return collapseWhitespace(text).toLowerCase();
+}
+
+/**
+ * Trailing boilerplate inside the content: after the last paragraph, articles end in "more on this topic" headings,
+ * link lists and teaser boxes. From the end backwards, a heading with nothing after it or a mostly-links block goes;
+ * the first block of prose stops the trim.
+ */
+export function trimTrailing(root: HtmlElement, stats: Stats, mostText: number, trace?: ExtractTrace): void {
+  for (;;) {
+    const children = root.children;
+    let index = children.length - 1;
+    while (index >= 0 && isBlank(children[index]!)) index--;
+    if (index < 0) return;
+    const last = children[index]!;
+    if (!isElement(last)) return;
+    const node = stats.get(last);
+    const isHeading = /^h[1-6]$/.test(last.name);
+    const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
+    if (isHeading || isLinkBlock) {
+      if (trace) {
+        const reason = isHeading
+          ? 'heading with nothing after it'
+          : 'mostly links (link density > 0.5) after the last prose';
+        traceRemoved(trace, 'trailing', last, reason, numbersOf(last, stats));
+      }
+      children.splice(index, 1);
+      continue;
+    }
+    // A container ends where its own last block ends; one left empty goes, and the trim goes on before it.
+    if (!CONTAINER_TAGS.has(last.name)) return;
+    trimTrailing(last, stats, mostText, trace);
+    if (!last.children.every(isBlank)) return;
+    children.splice(index, 1);
+  }
+}
+
+// trafilatura's link-density test for one element: a paragraph that is nearly all link text is a pointer elsewhere
+// ("sign up here", "read the full story", a linked teaser line), not the article's prose.
+const LINK_PARAGRAPH_DENSITY = 0.8;
+
+function isLinkParagraph(el: HtmlElement, stats: Stats, mostText: number): boolean {
+  const node = stats.get(el);
+  return node !== undefined && node.text > 0 && node.text <= mostText && linkDensity(node) > LINK_PARAGRAPH_DENSITY;
+}
+
+function isBlank(node: HtmlNode): boolean {
+  return node.type === 'text' ? node.data.trim() === '' : !isElement(node);
+}
+
+/** Why a block inside the content goes (conditional cleaning), or undefined when it stays. */
+function shouldDrop(el: HtmlElement, stats: Stats): string | undefined {
+  const node = stats.get(el);
+  if (!node) return undefined;
+  const weight = classWeight(el);
+  const score = node.isCandidate ? node.score : 0;
+  // Only a boilerplate class condemns a block by score: lists start below zero in Readability's scheme, and
+  // trafilatura's lesson is that lists inside the content are content.
+  if (weight < 0 && weight + score < 0) return 'boilerplate-like class or id, score below zero';
+  const density = linkDensity(node);
+  const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
+  // Link farms: navigation lists, tag clouds, "read more" boxes.
+  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) {
+    return isList ? 'link farm: a list, link density > 0.5' : 'link farm: link density > 0.33';
+  }
+  if (weight >= 25 && density > 0.5) return 'link density > 0.5 despite a content-like class';
+  // A short table with header cells or a grid of cells is data (a price list, a score), not a fragment.
+  if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList && !isDataTable(el)) {
+    return 'too short, no image';
+  }
+  return undefined;
+}
+
+function isDataTable(el: HtmlElement): boolean {
+  if (el.name !== 'table') return false;
+  if (hasDescendant(el, 'th')) return true;
+  let rows = 0;
+  const countRows = (node: HtmlElement): void => {
+    for (const child of node.children) {
+      if (!isElement(child) || child.name === 'table') continue;
+      if (child.name === 'tr') {
+        if (child.children.filter((cell) => isElement(cell) && cell.name === 'td').length >= 2) rows++;
+      } else countRows(child);
+    }
+  };
+  countRows(el);
+  return rows >= 2;
+}
