@@ -167,6 +167,17 @@ describe('<style> rules', () => {
     }
   });
 
+  it('reads only the sheets a browser applies: not <style> written in a script string or a comment', () => {
+    const pages = [
+      `<script>document.write('<style>.m{display:none}</style>')</script>${body('<p class="m">Kept text</p>')}`,
+      `<!-- <style>.m{display:none}</style> -->${body('<p class="m">Kept text</p>')}`,
+    ];
+    for (const html of pages) expect(clean(html).text).toContain('Kept text');
+    expect(clean(`<STYLE>.m{display:none}</STYLE>${body('<p class="m">Gone</p><p>Kept</p>')}`).text).not.toContain(
+      'Gone',
+    );
+  });
+
   it('does not read more than the bound of CSS', () => {
     const filler = `<style>${'.a{color:red}'.repeat(50_000)}</style>`;
     expect(readHidingSheet(`${filler}<style>.late{display:none}</style>`).hides.size).toBe(0);

@@ -7,6 +7,8 @@
 // Not handled: external style sheets (never fetched), selectors beyond one simple selector, the cascade order between
 // a hiding rule and a later rule of equal weight (a possible reveal is enough to keep the element, see below).
 
+import { cutNeverRendered, type StyleSource } from './html-source.js';
+
 /** A declaration block, property (lower case) → value (trimmed, `!important` removed). Later declarations win. */
 export type Declarations = Map<string, string>;
 
@@ -210,9 +212,6 @@ export const EMPTY_SHEET: HidingSheet = { hides: new Map(), revealed: new Set() 
 /** Bound on the CSS read per page: inline sheets are usually tens of KB; this keeps a hostile page cheap. */
 export const MAX_SHEET_CHARS = 512 * 1024;
 
-// Start and end tags found apart: one lazy `<style>…</style>` pattern costs more than the rest of the reading.
-const STYLE_START = /<style\b([^>]*)>/gi;
-const STYLE_END = /<\/style\s*>/gi;
 // `media` other than all/screen (print sheets hide navigation; width queries apply to some screens only).
 const SCREEN_MEDIA = /^\s*(?:all|screen)?\s*$/i;
 const SIMPLE_SELECTOR = /^(?:[a-z][a-z\d-]*|[.#](?:-?[_a-z]|\\.)(?:[\w-]|\\.)*)$/i;
@@ -262,8 +261,17 @@ function insideNoscript(html: string, at: number): boolean {
   return before.lastIndexOf('<noscript') > before.lastIndexOf('</noscript');
 }
 
-/** Reads the hiding rules of a page's `<style>` elements from its HTML source (before parsing strips them). */
-export function readHidingSheet(html: string): HidingSheet {
+function stylesOf(html: string): StyleSource[] {
+  const styles: StyleSource[] = [];
+  cutNeverRendered(html, styles);
+  return styles;
+}
+
+/**
+ * Reads the hiding rules of a page's `<style>` elements: `styles` as parseHtml's pre-pass found them (pass the same
+ * list to `parseHtml(html, { styles })`); without it, the pre-pass runs here for them.
+ */
+export function readHidingSheet(html: string, styles: readonly StyleSource[] = stylesOf(html)): HidingSheet {
   const hides = new Map<string, string>();
   // The selectors of revealing rules, one per line: searched for the few names that matter, never tokenized.
   const revealing: string[] = [];
@@ -288,22 +296,17 @@ export function readHidingSheet(html: string): HidingSheet {
     }
   };
   let budget = MAX_SHEET_CHARS;
-  STYLE_START.lastIndex = 0;
-  for (let start = STYLE_START.exec(html); start && budget > 0; start = STYLE_START.exec(html)) {
-    STYLE_END.lastIndex = STYLE_START.lastIndex;
-    const end = STYLE_END.exec(html);
-    if (!end) break;
-    STYLE_START.lastIndex = STYLE_END.lastIndex;
-    const media = /\bmedia\s*=\s*["']?([^"'>]*)/i.exec(start[1]!)?.[1];
+  for (const style of styles) {
+    if (budget <= 0) break;
+    const media = /\bmedia\s*=\s*["']?([^"'>]*)/i.exec(style.attributes)?.[1];
     if (media !== undefined && !SCREEN_MEDIA.test(media)) continue;
     // A sheet inside <noscript> applies only without scripts: lazy-loading plugins hide their images there and show
     // a <noscript> copy instead. A browser reading the page runs scripts and ignores it.
-    if (insideNoscript(html, start.index)) continue;
+    if (insideNoscript(html, style.at)) continue;
     // Each sheet on its own, as a browser parses it: an unclosed brace in one does not swallow the next.
-    const from = start.index + start[0].length;
-    const to = Math.min(end.index, from + budget);
-    budget -= to - from;
-    walkRules(html.slice(from, to), onRule);
+    const to = Math.min(style.end, style.start + budget);
+    budget -= to - style.start;
+    walkRules(html.slice(style.start, to), onRule);
   }
   if (hides.size === 0) return EMPTY_SHEET;
   const preludes = revealing.join('\n');

@@ -47,11 +47,22 @@ const INTEGRATION_POINTS = new Set(['foreignobject', 'desc', 'title']);
 const SHADOW_ROOT = /[\t\n\f\r /]shadowroot(?:mode)?[\t\n\f\r ]*=/i;
 const TEMPLATE_TOKEN = /<!--|<(\/?)template(?=[\t\n\f\r />])/gi;
 
+/** A `<style>` element the pre-pass cut: where it starts, its start tag's attributes and its CSS. */
+export interface StyleSource {
+  /** Offset of `<style` in the HTML. */
+  readonly at: number;
+  /** The start tag's text after the name (`media`, `nonce`…). */
+  readonly attributes: string;
+  /** Offsets of the CSS in the HTML: [start, end). */
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
  * `html` without its comments, script and style bodies, inline SVG, template content and the fallback text of
- * iframe, noembed and noframes; everything else as written.
+ * iframe, noembed and noframes; everything else as written. With `styles`, each `<style>` cut is listed there.
  */
-export function cutNeverRendered(html: string): string {
+export function cutNeverRendered(html: string, styles?: StyleSource[]): string {
   let out = '';
   let kept = 0;
   CUT_START.lastIndex = 0;
@@ -67,7 +78,13 @@ export function cutNeverRendered(html: string): string {
     else {
       const tag = startTagEnd(html, start + 1 + name.length);
       if (name === 'script') end = scriptEnd(html, tag.end);
-      else if (name === 'style') end = endTag(html, tag.end, name).end;
+      else if (name === 'style') {
+        const close = endTag(html, tag.end, name);
+        // The sheets a browser applies are these (not `<style>` written in a script or a comment): hidden-css.ts
+        // reads them here instead of scanning the page again.
+        styles?.push({ at: start, attributes: html.slice(start + 6, tag.end), start: tag.end, end: close.start });
+        end = close.end;
+      }
       // A foreign element's `/>` closes it (HTML §13.2.6.5), unlike an HTML element's.
       else if (name === 'svg') end = tag.selfClosing ? tag.end : svgEnd(html, tag.end);
       // A declarative shadow root is rendered in place of its host's children: its content stays, unwrapped (the

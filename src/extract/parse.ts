@@ -5,7 +5,7 @@
 // htmlparser2 does (implied <p> ends, void elements) and where <body> begins and ends (placeBodyContent below);
 // misnested inline tags stay as written.
 import { DomHandler, Parser, type parseDocument } from 'htmlparser2';
-import { cutNeverRendered } from './html-source.js';
+import { cutNeverRendered, type StyleSource } from './html-source.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -158,8 +158,9 @@ export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {})
   return handler.root;
 }
 
-export function parseHtml(html: string): HtmlDocument {
-  const doc = parseMarkup(cutNeverRendered(html)) as unknown as HtmlDocument;
+/** `options.styles` collects the page's `<style>` sheets as the pre-pass cuts them (for hidden-css.ts). */
+export function parseHtml(html: string, options: { styles?: StyleSource[] } = {}): HtmlDocument {
+  const doc = parseMarkup(cutNeverRendered(html, options.styles)) as unknown as HtmlDocument;
   placeBodyContent(doc);
   return doc;
 }

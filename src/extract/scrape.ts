@@ -5,6 +5,7 @@
 import { cleanStrings } from '../clean-text.js';
 import { removeHidden } from './clean-hidden.js';
 import { readHidingSheet } from './hidden-css.js';
+import type { StyleSource } from './html-source.js';
 import { forEachElement, isSameSite, resolveHref } from './links.js';
 import { readMetadata } from './metadata.js';
 import {
@@ -308,12 +309,13 @@ export function readOutline(doc: HtmlDocument): OutlineEntry[] {
 }
 
 export function scrapeHtml(html: string, pageUrl: string): ScrapedHtml {
-  const doc = parseHtml(html);
+  const styles: StyleSource[] = [];
+  const doc = parseHtml(html, { styles });
   // Metadata first: cleaning removes <head> with its <title>, <meta> and <link>.
   const { baseUrl } = readMetadata(doc, pageUrl);
   const metadata = readScrapeMetadata(doc, html, baseUrl);
   // Hidden blocks go before the walk and the outline, so hidden text gets neither a marker nor a heading.
-  const hiddenBlocksDropped = removeHidden(doc, { sheet: readHidingSheet(html) });
+  const hiddenBlocksDropped = removeHidden(doc, { sheet: readHidingSheet(html, styles) });
   const outline = readOutline(doc);
   const scraper = new Scraper(baseUrl, pageUrl);
   scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);
