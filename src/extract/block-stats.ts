@@ -4,17 +4,10 @@
 import { cleanText } from '../clean-text.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { textChars, type ExplainNumbers } from './trace.js';
+import { NEGATIVE, POSITIVE } from './vocabulary.js';
 
-/** Wrappers whose last block is where the content ends (lists, tables and quotes are read whole). */
-export const CONTAINER_TAGS = new Set(['div', 'section', 'article', 'main', 'header', 'center']);
 /** Text a block needs to count as a paragraph, and under which a block without a picture is a fragment. */
 export const PARAGRAPH_MIN_CHARS = 25;
-
-// Readability's class and id patterns (`classWeight`): content-like +25, boilerplate-like −25.
-const POSITIVE =
-  /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
-const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 /** One element's measured numbers; `score` and `isCandidate` are filled in by the scoring pass. */
 export interface BlockStats {

@@ -2,7 +2,6 @@
 // the trim of its trailing boilerplate: captions, link farms, link-only paragraphs, fragments, headings with nothing
 // after them.
 import {
-  CONTAINER_TAGS,
   PARAGRAPH_MIN_CHARS,
   classAndId,
   classWeight,
@@ -13,6 +12,7 @@ import {
 } from './block-stats.js';
 import { collapseWhitespace, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
+import { CAPTION, CONTAINER_TAGS } from './vocabulary.js';
 
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
@@ -80,9 +80,6 @@ export function cleanContent(
   visit(article);
 }
 
-// Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
-// `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
-const CAPTION = /caption|credit|copyright|img-?meta|image-?annotation/i;
 const CAPTION_MAX_CHARS = 300;
 
 function isCaption(el: HtmlElement, stats: Stats): boolean {

@@ -1,6 +1,7 @@
 import { EMPTY_SHEET, hidingDeclarations, parseDeclarations, type HidingSheet } from './hidden-css.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
+import { NEVER_CONTENT } from './vocabulary.js';
 
 // Removes what a reader of the rendered page never sees, so it never reaches the model (SPEC "Beyond the seeds":
 // hidden text is a prompt-injection channel). Runs before main-content detection: a hidden block must not win the
@@ -8,15 +9,6 @@ import { traceRemoved, type ExtractTrace } from './trace.js';
 // <template>, inline styles (src/extract/hidden-css.ts: display, visibility, opacity, zero size, off-screen, clip,
 // text coloured like its background), and the page's own `<style>` rules on one tag, class or id.
 // Not handled: external style sheets, selectors with more than one part, hiding inherited from an ancestor's colour.
-
-/** Elements removed without counting: never text a reader sees, but not a hiding trick either. */
-const NEVER_CONTENT = new Set([
-  'script', 'style', 'noscript', 'link', 'meta', 'iframe', 'object', 'embed', 'canvas', 'svg', 'select', 'input',
-  'textarea', 'button', 'head',
-  // Ruby annotations: the pronunciation printed above the base text (furigana). Kept inline they would interleave
-  // with every word of the sentence they annotate.
-  'rt', 'rp',
-]); // prettier-ignore
 
 /** Why an inline `style` hides its element ('display:none', 'off-screen', …), or undefined. */
 export function hiddenStyleReason(style: string): string | undefined {

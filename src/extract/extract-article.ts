@@ -1,6 +1,6 @@
 // HTML → Article: parse, read metadata, drop hidden blocks, find the main content, render it as Markdown.
 // Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
-import { renderMarkdown } from '../render/markdown.js';
+import { renderMarkdown } from './markdown.js';
 import { removeHidden } from './clean-hidden.js';
 import { readHidingSheet } from './hidden-css.js';
 import type { StyleSource } from './html-source.js';

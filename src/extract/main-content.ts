@@ -21,6 +21,7 @@ import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadin
 import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { withSameClass } from './same-class.js';
 import { describeNode, traceNote, traceRemoved, type ExtractTrace } from './trace.js';
+import { BOILERPLATE_TAGS, MAYBE_CANDIDATE, SCORED_BLOCKS, UNLIKELY, UNLIKELY_ROLES } from './vocabulary.js';
 
 export interface MainContent {
   readonly root: HtmlElement;
@@ -36,21 +37,6 @@ export interface FindMainContentOptions {
   readonly trace?: ExtractTrace;
 }
 
-// Readability's patterns, plus `author` and `byline` boxes (the only additions that hold on both halves of the eval
-// split: docs/benchmarks.md, "Rules on trial").
-const UNLIKELY =
-  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|author|byline/i;
-const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
-const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
-
-/** Structural boilerplate, removed whatever its class says. */
-const BOILERPLATE_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'menu']);
-/** Tags whose own text makes a scored paragraph (Readability's DEFAULT_TAGS_TO_SCORE, plus li and blockquote). */
-const BLOCK_TAGS = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'div', 'dl', 'dt', 'fieldset',
-  'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr', 'li',
-  'main', 'nav', 'ol', 'p', 'pre', 'section', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul', 'br',
-]); // prettier-ignore
 const ANCESTOR_LEVELS = 5;
 const TOP_CANDIDATES = 5;
 const SHORT_BLOCK_CHARS = 200;
@@ -131,7 +117,7 @@ function ownText(el: HtmlElement, stats: Stats): { length: number; commas: numbe
     if (child.type === 'text') {
       length += trimmedLength(child.data);
       commas += countCommas(child.data);
-    } else if (isElement(child) && !BLOCK_TAGS.has(child.name)) {
+    } else if (isElement(child) && !SCORED_BLOCKS.has(child.name)) {
       const inner = stats.get(child);
       if (inner) {
         length += inner.text;

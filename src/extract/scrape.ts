@@ -18,6 +18,7 @@ import {
   type HtmlElement,
   type HtmlNode,
 } from './parse.js';
+import { BLOCK_ELEMENTS, NEVER_RENDERED } from './vocabulary.js';
 
 export type ReferenceType = 'a' | 'img';
 
@@ -59,20 +60,9 @@ export const CONTEXT_CHARS = 100;
 /** A context never grows past this, however long the link text is ("very long context should truncate"). */
 export const CONTEXT_MAX = 300;
 
-// Seed milestone 1: "script", "style", "noscript", "nav", "footer", "header" never reach `text`. The rest are not
-// text a reader sees (clean-hidden.ts removes most of them already; this is the backstop).
-const EXCLUDED = new Set([
-  'script', 'style', 'noscript', 'nav', 'footer', 'header', 'template', 'head', 'title', 'svg', 'math', 'iframe',
-  'object', 'embed', 'canvas', 'select', 'option', 'datalist', 'textarea', 'input', 'button', 'audio', 'video',
-]); // prettier-ignore
-
-/** Elements that start a new block of text (a paragraph of the output). */
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl',
-  'dt', 'fieldset', 'figcaption', 'figure', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hgroup', 'hr', 'html', 'li',
-  'main', 'menu', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'ul',
-  'legend', 'search', 'br',
-]); // prettier-ignore
+// Seed milestone 1: "script", "style", "noscript", "nav", "footer", "header" never reach `text`; nor does anything
+// else never rendered (clean-hidden.ts removes most of it already; this is the backstop).
+const EXCLUDED: ReadonlySet<string> = new Set([...NEVER_RENDERED, 'nav', 'footer', 'header']);
 
 function orNull(text: string | null | undefined): string | null {
   const value = collapseWhitespace(text);
@@ -133,7 +123,8 @@ class Scraper {
   private element(el: HtmlElement): void {
     const tag = el.name;
     if (EXCLUDED.has(tag)) return;
-    const isBlock = BLOCK.has(tag);
+    // A line break ends a block of text here (the renderer writes it as a Markdown hard break instead).
+    const isBlock = BLOCK_ELEMENTS.has(tag) || tag === 'br';
     if (isBlock) this.flush();
     if (tag === 'a') this.anchor(el);
     else if (tag === 'img') this.image(el);

@@ -5,27 +5,13 @@
 
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
-import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from '../extract/parse.js';
+import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import { BLOCK_ELEMENTS, NEVER_RENDERED } from './vocabulary.js';
 
 export interface RenderMarkdownOptions {
   /** Absolute URL that relative links and images resolve against (`<base href>` already applied by the caller). */
   readonly baseUrl: string;
 }
-
-/** Elements that start a new block; everything else is rendered inline. */
-const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'dir', 'div', 'dl', 'dt',
-  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup', 'hr',
-  'html', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'td', 'tfoot', 'th',
-  'thead', 'tr', 'ul', 'caption', 'legend', 'search',
-]); // prettier-ignore
-
-/** Elements never rendered: not text a reader sees (the cleaner removes most of them first; this is the backstop). */
-const SKIP = new Set([
-  'script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link', 'iframe', 'object', 'embed', 'canvas',
-  'svg', 'math', 'select', 'input', 'textarea', 'button', 'option', 'datalist', 'audio', 'video', 'source', 'track',
-  'map', 'area', 'dialog',
-]); // prettier-ignore
 
 // Invisible and control characters (src/clean-text.ts) go from every text node before whitespace is collapsed and
 // Markdown is escaped: after parsing, so character references (`&#8203;`, `&shy;`) go too, and before, so a link or
@@ -60,8 +46,8 @@ class MarkdownRenderer {
       } else if (isElement(child)) {
         const el = child;
         const tag = el.name;
-        if (SKIP.has(tag)) continue;
-        if (BLOCK.has(tag)) {
+        if (NEVER_RENDERED.has(tag)) continue;
+        if (BLOCK_ELEMENTS.has(tag)) {
           flush();
           this.block(el, tag, out);
         } else {
@@ -168,8 +154,8 @@ class MarkdownRenderer {
       } else if (isElement(child)) {
         const el = child;
         const tag = el.name;
-        if (SKIP.has(tag)) continue;
-        text += BLOCK.has(tag) ? ` ${this.inlineChildren(el)} ` : this.inline(el, tag);
+        if (NEVER_RENDERED.has(tag)) continue;
+        text += BLOCK_ELEMENTS.has(tag) ? ` ${this.inlineChildren(el)} ` : this.inline(el, tag);
       }
     }
     return text;
@@ -240,7 +226,7 @@ class MarkdownRenderer {
         const nested = this.list(child, tag === 'ol');
         if (nested && items.length > 0) items[items.length - 1] += `\n${indent(nested, 2)}`;
         continue;
-      } else if (SKIP.has(tag)) continue;
+      } else if (NEVER_RENDERED.has(tag)) continue;
       else blocks = this.blocks(child);
       if (blocks.length === 0) continue;
       const marker = ordered ? `${index++}. ` : '- ';
@@ -311,7 +297,7 @@ function preformattedText(node: HtmlElement): string {
     if (child.type === 'text') text += cleanText(child.data);
     else if (isElement(child)) {
       if (child.name === 'br') text += '\n';
-      else if (!SKIP.has(child.name)) text += preformattedText(child);
+      else if (!NEVER_RENDERED.has(child.name)) text += preformattedText(child);
     }
   }
   return text;

@@ -1,4 +1,4 @@
-import { parseHtml } from '../extract/parse.js';
+import { parseHtml } from './parse.js';
 import { describe, expect, it } from 'vitest';
 import { renderMarkdown } from './markdown.js';
 
