@@ -1,4 +1,4 @@
-// Keep-alive across calls (guarded-fetch.ts, IdleNetworks): calls to one origin share a connection, while each
+// Keep-alive across calls (guarded-fetch.ts, idle-networks.ts): calls to one origin share a connection, while each
 // call's deadline still ends only its own connects and requests.
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
