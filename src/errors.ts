@@ -2,8 +2,6 @@
 // shipped, wording may improve except where a seed gives the text verbatim. Errors are thrown where the fact is
 // known and translated once per front door (MCP isError, HTTP success:false, CLI stderr + exit code).
 
-import type { FetchedPage } from './fetch/types.js';
-
 export type ErrorCode =
   | 'CONNECT_FAILED'
   | 'RESPONSE_TOO_LARGE'
@@ -44,10 +42,21 @@ export class FetchError extends WebReaderError {
   }
 }
 
+/**
+ * What a status error keeps of the response (the fetcher's FetchedPage has these fields and more): enough to recognise
+ * a bot challenge or read Retry-After. Declared here so that errors.ts imports nothing.
+ */
+export interface ErrorResponse {
+  readonly finalUrl: string;
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array;
+}
+
 /** The server answered with a status we do not turn into content (4xx/5xx, 429 with Retry-After). */
 export class HttpStatusError extends WebReaderError {
   /** The (bounded) response itself, so callers can recognise a bot challenge by its headers and body. */
-  page?: FetchedPage;
+  page?: ErrorResponse;
 
   constructor(
     readonly url: string,
