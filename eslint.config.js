@@ -1,6 +1,49 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The layers, lowest first (docs/architecture.md): a module imports from its own layer or a lower one, never a
+// higher one, so every arrow points down. A unit is a folder of src/ or a file at its top.
+const LAYERS = [
+  ['errors', 'version', 'clean-text', 'log', 'link-target', 'tokens', 'quote', 'config'],
+  ['fetch', 'extract'],
+  ['content', 'crawl'],
+  ['render'],
+  ['workers'],
+  ['engine'],
+  ['tools'],
+  ['server', 'server-tasks', 'transports'],
+  ['cli', 'index'],
+];
+const FOLDERS = new Set(['fetch', 'extract', 'content', 'crawl', 'render', 'workers', 'tools', 'transports', 'cli']);
+
+function layerRules() {
+  return LAYERS.flatMap((units, level) => {
+    const above = LAYERS.slice(level + 1).flat();
+    if (above.length === 0) return [];
+    const names = above.map((unit) => (FOLDERS.has(unit) ? `${unit}/` : `${unit}\\.js$`)).join('|');
+    return units.map((unit) => ({
+      files: FOLDERS.has(unit) ? [`src/${unit}/**/*.ts`] : [`src/${unit}.ts`],
+      ignores: ['src/**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          {
+            paths: unit === 'fetch' ? [] : [{ name: 'undici', message: 'Only src/fetch/ talks to the network.' }],
+            patterns: [
+              {
+                // A specifier that names a higher unit: from a folder '../tools/x.js' or '../../engine.js', from a
+                // file at the top of src/ './tools/x.js'.
+                regex: FOLDERS.has(unit) ? `^(?:\\.\\./)+(?:${names})` : `^\\./(?:${names})`,
+                message: `${unit} is in layer ${level}: it may import only from its own layer or lower ones (docs/architecture.md).`,
+              },
+            ],
+          },
+        ],
+      },
+    }));
+  });
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'coverage/', '.bench-out/'] },
   js.configs.recommended,
@@ -24,6 +67,8 @@ export default tseslint.config(
       ],
     },
   },
+  // After the rule above, which it extends (the same rule key: the later object wins for the files it matches).
+  ...layerRules(),
   {
     files: ['src/cli/**/*.ts'],
     rules: { 'no-console': 'off' },
