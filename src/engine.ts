@@ -16,21 +16,9 @@ import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
 import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
 import { createExtractor, type Extractor } from './workers/extractor.js';
 import type { ArticleContent } from './workers/read-body.js';
+import type { Outcome } from './outcome.js';
 import { quoteInput } from './quote.js';
 import { cleanText } from './clean-text.js';
-
-/** What the agent learns about the outcome (SPEC "An outcome an agent can act on"). */
-export type Outcome =
-  | 'ok'
-  | 'empty'
-  | 'needs_js'
-  | 'blocked'
-  | 'robots_denied'
-  | 'not_html'
-  | 'too_large'
-  | 'truncated'
-  | 'from_cache'
-  | 'error';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;
@@ -66,7 +54,7 @@ export interface PageContent {
   readonly content: string;
   /** Main-content extraction found nothing usable; `content` is the raw body (seed fallback). */
   readonly extractionFailed: boolean;
-  readonly outcome: Exclude<Outcome, 'truncated' | 'from_cache'>;
+  readonly outcome: Exclude<Outcome, 'error'>;
   readonly fromCache: boolean;
   readonly hiddenBlocksDropped: number;
   readonly byteLength: number;

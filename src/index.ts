@@ -9,7 +9,8 @@ import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
 
 export { resolveConfig, type Config, type ConfigFlags } from './config.js';
-export { createEngine, type Engine, type Outcome, type PageContent, type LoadOptions } from './engine.js';
+export { createEngine, type Engine, type PageContent, type LoadOptions } from './engine.js';
+export { OUTCOMES, type Outcome } from './outcome.js';
 export {
   WebReaderError,
   FetchError,

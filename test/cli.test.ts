@@ -46,7 +46,7 @@ describe('web-reader read', () => {
     const run = await cli(['read', server.url('/long'), '--json', '--max-length', '100']);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as { status: string; next_start_index: number; text: string };
-    expect(result).toMatchObject({ status: 'truncated', next_start_index: 100 });
+    expect(result).toMatchObject({ status: 'ok', truncated: true, next_start_index: 100 });
     expect(result.text).toContain('limited to 100 characters');
   });
 

@@ -8,7 +8,7 @@ import { crawlSite, type CrawlIO, type CrawlProgress, type CrawlResult, type Cra
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import { parseSitemap } from '../crawl/sitemap.js';
-import { parseUrlArgument, type Engine, type Outcome } from '../engine.js';
+import { parseUrlArgument, type Engine } from '../engine.js';
 import { errorMessage, HttpStatusError, InvalidArgumentError, SecurityError } from '../errors.js';
 import { ALLOW_ALL, disallowAll, parseRobots, robotsUrlFor, type RobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
@@ -85,8 +85,11 @@ const skippedShape = z.array(z.object({ url: z.string(), reason: z.string() }));
 
 const outputShape = {
   status: z
-    .enum(['ok', 'truncated', 'robots_denied', 'error'])
-    .describe('ok: everything in scope was read; truncated: a limit stopped the crawl (see stop_reason)'),
+    .enum(['ok', 'robots_denied', 'error'])
+    .describe('ok: pages were read; robots_denied: robots.txt refuses the start URL; error: nothing could be read'),
+  truncated: z
+    .boolean()
+    .describe('A limit stopped the crawl before everything in scope was read (see stop_reason and continue_from)'),
   url: z.string().describe('The start URL, normalised'),
   pages: z.array(
     z.object({
@@ -276,11 +279,16 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
 }
 
 export function crawlStatus(result: CrawlResult): CrawlToolResult['status'] {
-  if (result.resume) return 'truncated'; // stopped in time; the rest is one call away
-  if (result.pages.length === 0) {
+  // Stopped in time before the first page, with a continuation ready: nothing failed, the rest is one call away.
+  if (result.pages.length === 0 && !result.resume) {
     return result.skipped.robots.some((entry) => entry.url === result.startUrl) ? 'robots_denied' : 'error';
   }
-  return result.stopReason === 'frontier_empty' ? 'ok' : 'truncated';
+  return 'ok';
+}
+
+/** A limit (budget, pages, time, a stop) ended the crawl before everything in scope was read. */
+export function crawlTruncated(result: CrawlResult): boolean {
+  return result.resume !== undefined || result.stopReason !== 'frontier_empty';
 }
 
 export function crawlToolResult({ result, notes, continueFrom }: CrawlRun): CrawlToolResult {
@@ -288,6 +296,7 @@ export function crawlToolResult({ result, notes, continueFrom }: CrawlRun): Craw
   const cap = <T>(entries: readonly T[]) => entries.slice(0, STRUCTURED_LIST_LIMIT);
   return {
     status: crawlStatus(result),
+    truncated: crawlTruncated(result),
     url: result.startUrl,
     pages: result.pages.map((page) => ({
       url: page.url,
@@ -368,11 +377,9 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
       stopSignal,
       onProgress: onProgress ? (progress) => onProgress(toolProgress(progress)) : undefined,
     });
-    const structured = crawlToolResult(run);
-    const status: Outcome = structured.status;
     return {
       text: renderCrawl(run.result, run.notes, run.continueFrom && continueLine(run.continueFrom)),
-      structured: { ...structured, status },
+      structured: crawlToolResult(run),
       // Nothing read yet but a continuation ready (a slow start page at the time limit) is not a failure.
       ...(run.result.pages.length === 0 && !run.continueFrom ? { isError: true } : {}),
     };

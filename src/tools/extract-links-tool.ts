@@ -7,8 +7,7 @@ import { urlArgument } from './arguments.js';
 import { documentLinks, hasLinks, loadDocument } from './load-document.js';
 import { markdownLink } from './read-url-tool.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
-import type { Outcome } from '../engine.js';
-import { detectEmptyOutcome } from '../content/outcome.js';
+import { detectEmptyOutcome, type Outcome } from '../outcome.js';
 
 const FILTERS = ['all', 'internal', 'external'] as const;
 
@@ -65,7 +64,7 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
           : (detectEmptyOutcome(document.text, 0) ?? 'empty');
       return {
         text: `No ${which}links found on ${args.url}.`,
-        structured: { status: empty, ...common, internal: [], external: [] },
+        structured: { status: empty, ...common, truncated: false, internal: [], external: [] },
       };
     }
     const counts = [
@@ -81,10 +80,15 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
     });
     const capped = limited.limitedBy === 'max_output_tokens';
     const notice = capped ? '\n\n<error>The list was cut to stay within MAX_OUTPUT_TOKENS.</error>' : '';
-    const status: Outcome = capped ? 'truncated' : fromCache ? 'from_cache' : 'ok';
     return {
       text: `${heading}\n\n${limited.lines.join('\n').trimEnd()}${notice}`,
-      structured: { status, ...common, internal: wanted.internal, external: wanted.external },
+      structured: {
+        status: 'ok',
+        ...common,
+        truncated: capped,
+        internal: wanted.internal,
+        external: wanted.external,
+      },
     };
   },
 };

@@ -1,7 +1,7 @@
 // Any failure becomes one tool output: the message an agent can act on, its error class and stable code, and the
 // outcome status. Front doors translate this once each (MCP isError, HTTP success:false, CLI stderr + exit code).
-import type { Outcome } from '../engine.js';
-import { errorMessage, FetchError, HttpStatusError, SecurityError, TimeoutError, WebReaderError } from '../errors.js';
+import { errorMessage, HttpStatusError, TimeoutError, WebReaderError } from '../errors.js';
+import { outcomeOfError } from '../outcome.js';
 import { QUOTE_MAX, quoteInput } from '../quote.js';
 import type { ToolOutput } from './types.js';
 
@@ -13,13 +13,6 @@ const LONG_RUN = new RegExp(`\\S{${QUOTE_MAX + 16},}`, 'g');
 /** An error's message with every over-long run of the caller's (or a server's) input quoted within bounds. */
 export function boundedMessage(error: unknown): string {
   return errorMessage(error).replace(LONG_RUN, (run) => quoteInput(run));
-}
-
-export function outcomeOfError(error: unknown): Outcome {
-  if (error instanceof SecurityError && error.code === 'ROBOTS_DENIED') return 'robots_denied';
-  if (error instanceof HttpStatusError && (error.status === 401 || error.status === 403)) return 'blocked';
-  if (error instanceof FetchError && error.code === 'RESPONSE_TOO_LARGE') return 'too_large';
-  return 'error';
 }
 
 /** Seconds the failure says to wait before trying again: a busy queue's estimate, a 429/503's Retry-After. */

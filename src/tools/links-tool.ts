@@ -1,8 +1,8 @@
 // The `links` tool of seeds/links-tool.md: the same-site links of a page, most frequent first, ties in order of
 // first appearance, with the anchor text of the first occurrence; `max_links` applied after counting.
 import { z } from 'zod';
-import { detectEmptyOutcome } from '../content/outcome.js';
-import type { Engine, LoadOptions, Outcome } from '../engine.js';
+import type { Engine, LoadOptions } from '../engine.js';
+import { detectEmptyOutcome, type Outcome } from '../outcome.js';
 import { isSameSite, rankLinks, type RankedLink } from '../extract/links.js';
 import { limitLines, shortenLinkPart } from '../render/link-list.js';
 import { booleanArgument, urlArgument } from './arguments.js';
@@ -73,7 +73,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     if (site.links.length === 0) {
       return {
         text: `No links read on ${args.url} - it may require JavaScript or authentication.`,
-        structured: { status: site.emptyOutcome, ...common, total_links: 0, links: [] },
+        structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0, links: [] },
       };
     }
     const chosen = site.links.slice(0, args.max_links);
@@ -87,12 +87,12 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     const notice = capped
       ? `\n\n<error>Only ${shown.length} links fit within MAX_OUTPUT_TOKENS; ask for fewer with max_links.</error>`
       : '';
-    const status: Outcome = capped ? 'truncated' : fromCache ? 'from_cache' : 'ok';
     return {
       text: `${shown.length} of ${site.links.length} links found on ${args.url}\n\n${limited.lines.join('\n')}${notice}`,
       structured: {
-        status,
+        status: 'ok',
         ...common,
+        truncated: capped,
         total_links: site.links.length,
         links: shown.map(({ url, text, count }) => ({ url, text, count })),
       },

@@ -1,5 +1,6 @@
 // The parts of a single-page result every text tool shares: the outcome status line and the structured summary.
-import type { Outcome, PageContent } from '../engine.js';
+import type { PageContent } from '../engine.js';
+import type { Outcome } from '../outcome.js';
 import { formatBytes } from '../content/render-non-html.js';
 
 const STATUS_HELP: Partial<Record<Outcome, string>> = {
@@ -15,14 +16,6 @@ export function statusLine(page: PageContent): string {
   return `Status: ${page.outcome} — ${page.url} ${help} (HTTP ${page.httpStatus}, ${type}, ${formatBytes(page.byteLength)}).`;
 }
 
-/** The final status: the page's own outcome unless it is plain ok, then truncated, then from_cache. */
-export function finalOutcome(page: PageContent, truncated: boolean): Outcome {
-  if (page.outcome !== 'ok') return page.outcome;
-  if (truncated) return 'truncated';
-  if (page.fromCache) return 'from_cache';
-  return 'ok';
-}
-
 export interface RenderedPage {
   readonly text: string;
   readonly truncated: boolean;
@@ -35,7 +28,7 @@ export function structuredPage(
   rendered: RenderedPage,
 ): { status: Outcome } & Record<string, unknown> {
   return {
-    status: finalOutcome(page, rendered.truncated),
+    status: page.outcome,
     url: page.url,
     final_url: page.finalUrl,
     http_status: page.httpStatus,

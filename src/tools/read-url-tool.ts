@@ -10,7 +10,7 @@ import { sliceContent, truncationNotice } from '../render/truncate.js';
 import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
 import { EXTRACTION_FAILED_NOTICE } from './fetch-tool.js';
-import { finalOutcome, statusLine, structuredPage } from './page-output.js';
+import { statusLine, structuredPage } from './page-output.js';
 import { countWords } from '../render/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
 
@@ -29,6 +29,12 @@ const inputShape = {
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
+/** The header's status: what the read found, then whether this answer is cut or from the cache. */
+function readUrlStatus(page: PageContent, truncated: boolean): string {
+  const flags = [truncated && 'truncated', page.fromCache && 'from cache'].filter(Boolean);
+  return flags.length > 0 ? `${page.outcome} (${flags.join(', ')})` : page.outcome;
+}
+
 export function markdownLink(text: string, url: string): string {
   const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
   return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
@@ -79,7 +85,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
     const header = [
       `Title: ${page.title ?? '(none)'}`,
       `URL: ${page.finalUrl}`,
-      `Words: ${words} | Tokens: ${tokens} | Status: ${finalOutcome(page, truncated)}`,
+      `Words: ${words} | Tokens: ${tokens} | Status: ${readUrlStatus(page, truncated)}`,
     ].join('\n');
     const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
     const parts = [header, '---', failed, slice.text, truncationNotice(slice, 'read_url')];

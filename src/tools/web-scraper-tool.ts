@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { cleanText } from '../clean-text.js';
 import { quoteInput } from '../quote.js';
-import type { Engine, LoadOptions, Outcome } from '../engine.js';
+import type { Engine, LoadOptions } from '../engine.js';
+import { detectEmptyOutcome, OUTCOMES, type Outcome } from '../outcome.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../render/scraper-json.js';
@@ -43,26 +44,14 @@ const referenceShape = z.object({
   type: z.enum(['a', 'img']),
 });
 
-const OUTCOMES = [
-  'ok',
-  'empty',
-  'needs_js',
-  'blocked',
-  'robots_denied',
-  'not_html',
-  'too_large',
-  'truncated',
-  'from_cache',
-  'error',
-] as const satisfies readonly Outcome[];
-
 const outputShape = {
   url: z.string().describe('The URL asked for'),
   final_url: z.string().describe('The URL after redirects'),
   status: z.number().int().describe('HTTP status of the response'),
-  outcome: z.enum(OUTCOMES).describe('What the agent can act on: ok, truncated, not_html, needs_js, from_cache, …'),
+  outcome: z.enum(OUTCOMES).describe('What the read found: ok, empty, needs_js, not_html, blocked, …'),
   fetched_at: z.string().describe('When the snapshot was fetched (ISO 8601, UTC)'),
-  from_cache: z.boolean(),
+  from_cache: z.boolean().describe('Served from the page cache (the outcome is what that read found)'),
+  truncated: z.boolean().describe('Cut to stay within MAX_OUTPUT_TOKENS; `notice` says what was cut'),
   metadata: z.object({
     title: z.string().nullable(),
     description: z.string().nullable(),
@@ -155,7 +144,11 @@ async function scrapeDocument(
   url: string,
   options: LoadOptions,
 ): Promise<{ scraped: ScrapedHtml; notice?: string; outcome?: Outcome }> {
-  if (document.kind === 'html') return { scraped: await engine.scrapeHtml(document.text, document.page.finalUrl) };
+  if (document.kind === 'html') {
+    const scraped = await engine.scrapeHtml(document.text, document.page.finalUrl);
+    // As fetch says it: a script shell or an empty page is an outcome, not an empty "success".
+    return { scraped, outcome: detectEmptyOutcome(document.text, scraped.text.length) };
+  }
   // Seed milestone 4 "graceful handling of non-HTML content": say so, and still give the readable form (JSON
   // pretty-printed, a feed as a list, a PDF's text, a one-line description of binary content).
   const contentType = document.page.headers['content-type'] ?? document.page.mediaType;
@@ -204,7 +197,7 @@ async function fitTokenCap(
     if (!fitted.chunks) delete fitted.chunks;
   }
   const notice = [fitted.notice, ...notices].filter(Boolean).join('; ');
-  return { ...fitted, outcome: 'truncated', notice };
+  return { ...fitted, truncated: true, notice };
 }
 
 export const webScraperTool: ToolDefinition<typeof inputShape> = {
@@ -233,9 +226,10 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       url: args.url,
       final_url: page.finalUrl,
       status: page.status,
-      outcome: outcome ?? (fromCache ? 'from_cache' : 'ok'),
+      outcome: outcome ?? 'ok',
       fetched_at: isoSeconds(page.fetchedAt),
       from_cache: fromCache,
+      truncated: false,
       metadata: {
         title: scraped.metadata.title,
         description: scraped.metadata.description,
@@ -270,6 +264,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
         final_url: result.final_url,
         http_status: result.status,
         from_cache: result.from_cache,
+        truncated: result.truncated,
         hidden_blocks_dropped: result.hidden_blocks_dropped,
       },
       data: result,

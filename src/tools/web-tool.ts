@@ -1,7 +1,6 @@
 // The `web` tool of seeds/web-tool.md: one tool, three modes. "markdown" and "raw" read like `fetch` (same heading,
 // truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
 import { z } from 'zod';
-import type { Outcome } from '../engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { limitLines, lineTruncationNotice } from '../render/link-list.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
@@ -48,7 +47,7 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   if (site.links.length === 0) {
     return {
       text: `No links found on ${args.url} - it may require JavaScript or authentication.`,
-      structured: { status: site.emptyOutcome, ...common, total_links: 0 },
+      structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0 },
     };
   }
   const lines = site.links.map((link) => linkLine(link, true));
@@ -67,11 +66,10 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   const heading = `All ${site.links.length} links found on ${args.url}`;
   const parts = [heading, limited.lines.join('\n'), notice].filter((part) => part !== '');
   const truncated = limited.nextIndex !== undefined;
-  const status: Outcome = truncated ? 'truncated' : fromCache ? 'from_cache' : 'ok';
   return {
     text: parts.join('\n\n'),
     structured: {
-      status,
+      status: 'ok',
       ...common,
       total_links: site.links.length,
       truncated,

@@ -3,7 +3,7 @@
 // pretty-printing JSON and output hygiene (src/clean-text.ts) held the main thread for 200–700 ms, and /healthz and
 // every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
 import { cleanText } from '../clean-text.js';
-import { detectEmptyOutcome } from '../content/outcome.js';
+import { detectEmptyOutcome } from '../outcome.js';
 import { feedEntries, parseFeed, renderFeed } from '../content/feed.js';
 import { htmlTitle } from '../content/html-title.js';
 import { readPdfText, renderPdf, type RenderedPdf } from '../content/pdf.js';
@@ -117,7 +117,7 @@ export interface ArticleContent {
   readonly title?: string;
   /** The main content as Markdown under its title, clean; absent when extraction found no text (raw fallback). */
   readonly content?: string;
-  /** The page has nothing for a reader, or only a JavaScript app shell (src/content/outcome.ts). */
+  /** The page has nothing for a reader, or only a JavaScript app shell (src/outcome.ts). */
   readonly emptyOutcome?: 'empty' | 'needs_js';
   readonly hiddenBlocksDropped: number;
   readonly links?: LinkTargets;

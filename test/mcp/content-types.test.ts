@@ -57,7 +57,12 @@ describe('PDF', () => {
     const first = await fetchUrl('/long.pdf', { max_length: 500 });
     expect(first.text).toContain('## Page 1\n\n' + longPdfLine(1));
     expect(first.text).toContain('<error>Content truncated. The output has been limited to 500 characters');
-    expect(first.structuredContent).toMatchObject({ status: 'truncated', next_start_index: 500, page_count: 40 });
+    expect(first.structuredContent).toMatchObject({
+      status: 'ok',
+      truncated: true,
+      next_start_index: 500,
+      page_count: 40,
+    });
     const whole = await fetchUrl('/long.pdf');
     const total = (whole.structuredContent as { total_length: number }).total_length;
     const last = await fetchUrl('/long.pdf', { start_index: total - 100 });
@@ -166,7 +171,7 @@ describe('XML', () => {
     const result = await fetchUrl('/config.xml');
     expect(result.text).toContain('```xml\n<?xml version="1.0"?>\n<config>');
     const short = await fetchUrl('/config.xml', { max_length: 20 });
-    expect(short.structuredContent).toMatchObject({ status: 'truncated', next_start_index: 20 });
+    expect(short.structuredContent).toMatchObject({ status: 'ok', truncated: true, next_start_index: 20 });
   });
 });
 

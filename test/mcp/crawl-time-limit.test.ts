@@ -89,7 +89,8 @@ describe('crawl within max_seconds over MCP', () => {
     const text = textOf(first);
     expect(first.isError).toBeFalsy();
     expect(one.stop_reason).toBe('time_limit');
-    expect(one.status).toBe('truncated');
+    expect(one.status).toBe('ok');
+    expect(one.truncated).toBe(true);
     expect(one.max_seconds).toBe(2);
     expect(pathsOf(one)).toEqual([paths[0], paths[1]]); // page 2 hangs at the head of the frontier
     expect(text).toContain('- Stopped: time limit (max_seconds 2)');

@@ -119,7 +119,7 @@ describe('fetch', () => {
     const first = await session.call('fetch', { url, max_length: 300 });
     expect(first.text).toContain('<error>Content truncated. The output has been limited to 300 characters</error>');
     expect(first.text).toContain('start_index=300');
-    expect(first.structuredContent).toMatchObject({ status: 'truncated', next_start_index: 300 });
+    expect(first.structuredContent).toMatchObject({ status: 'ok', truncated: true, next_start_index: 300 });
     const second = await session.call('fetch', { url, max_length: 300, start_index: 300 });
     expect(second.structuredContent).toMatchObject({ from_cache: true, next_start_index: 600 });
     expect(server.hits('/article?continuation')).toBe(1);

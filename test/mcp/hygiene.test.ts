@@ -281,7 +281,7 @@ describe('extraction failure', () => {
     expect(result.text).not.toContain('Status: empty');
     expect(result.text.startsWith('<error>Extraction to markdown failed; returning raw content</error>')).toBe(true);
     expect(result.text).toContain('<div><div><div>');
-    expect(result.structuredContent).toMatchObject({ status: 'truncated', extraction_failed: true });
+    expect(result.structuredContent).toMatchObject({ status: 'ok', truncated: true, extraction_failed: true });
   });
 
   it('read_url says so too, with status ok rather than empty', async () => {

@@ -58,7 +58,7 @@ describe('read_url', () => {
     const [header, rule] = result.text.split('\n\n');
     expect(header).toMatch(
       new RegExp(
-        `^Title: .+\\nURL: ${url.replace(/[.?]/g, '\\$&')}\\nWords: \\d+ \\| Tokens: \\d+ \\| Status: truncated$`,
+        `^Title: .+\\nURL: ${url.replace(/[.?]/g, '\\$&')}\\nWords: \\d+ \\| Tokens: \\d+ \\| Status: ok \\(truncated\\)$`,
       ),
     );
     expect(header).toContain('Title: Long River');

@@ -27,6 +27,12 @@ beforeAll(async () => {
   server = await startFixtureServer();
   addSitePages(server);
   server.route('/wordy', html(WORDY));
+  server.route(
+    '/shell',
+    html(
+      '<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+    ),
+  );
   session = await connectStdio(['--tools', 'web_scraper'], {
     ALLOW_PRIVATE_HOSTS: server.hostPort,
     PER_DOMAIN_INTERVAL: '0',
@@ -149,6 +155,16 @@ describe('web_scraper', () => {
       notice: expect.stringMatching(/^Non-HTML content type: application\/json/),
       references: [],
     });
+  });
+
+  it('reports a script shell as needs_js, as fetch does, and a cached read as ok with from_cache', async () => {
+    const shell = await session.call('web_scraper', { url: server.url('/shell') });
+    expect(shell.isError).toBeFalsy();
+    expect(shell.structuredContent).toMatchObject({ outcome: 'needs_js', truncated: false });
+    const first = await session.call('web_scraper', { url: server.url('/wordy?cache-check') });
+    const again = await session.call('web_scraper', { url: server.url('/wordy?cache-check') });
+    expect(first.structuredContent).toMatchObject({ outcome: 'ok', from_cache: false });
+    expect(again.structuredContent).toMatchObject({ outcome: 'ok', from_cache: true });
   });
 
   it('uses the seed messages for rate limiting and HTTP errors', async () => {
