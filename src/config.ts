@@ -27,7 +27,7 @@ export interface Config {
   readonly httpsProxy: string | undefined; // HTTPS_PROXY / https_proxy
   readonly noProxy: string | undefined; // NO_PROXY / no_proxy
   readonly proxyIsEgressPolicy: boolean; // PROXY_IS_EGRESS_POLICY: names our DNS cannot resolve go to the proxy
-  // `serve --http` (src/transports/http.ts)
+  // `serve --http` (src/transports/http/)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
   readonly httpToken: string | undefined; // WEB_READER_TOKEN, --token: bearer token on every route but /healthz

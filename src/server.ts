@@ -124,7 +124,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     const progressToken = request.params._meta?.progressToken;
     options.calls?.begin();
     // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
-    // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http.ts) all abort it.
+    // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http/mcp-sessions.ts) all abort it.
     // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
     // notifications reference a request in progress). So the result waits for the notifications already sent.
     const sending = new Set<Promise<unknown>>();

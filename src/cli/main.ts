@@ -11,7 +11,7 @@ import { runCrawlCommand } from './crawl-command.js';
 import { findTool, selectTools, type AnyTool } from '../tools/registry.js';
 import { runTool } from '../tools/run-tool.js';
 import type { ToolOutput } from '../tools/types.js';
-import { serveHttp } from '../transports/http.js';
+import { serveHttp } from '../transports/http/server.js';
 import { serveStdio } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
 

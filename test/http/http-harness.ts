@@ -6,7 +6,7 @@ import { resolveConfig } from '../../src/config.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { ALL_TOOLS, type AnyTool } from '../../src/tools/registry.js';
 import { READ_ONLY_WEB, type ToolDefinition } from '../../src/tools/types.js';
-import { startHttpServer, type HttpServerHandle, type HttpServerOptions } from '../../src/transports/http.js';
+import { startHttpServer, type HttpServerHandle, type HttpServerOptions } from '../../src/transports/http/server.js';
 
 export interface TestHttpServer {
   readonly url: string;

@@ -1,0 +1,301 @@
+// The HTTP front doors on one node:http server (SPEC "Front doors" 2 and 3): routing, admission, shutdown.
+//   /mcp           MCP Streamable HTTP: mcp-sessions.ts.
+//   GET /tools     the JSON tools API listing, and POST /tools/x to run tool x: tools-api.ts.
+//   GET /healthz   for orchestrators; the only route without the token or the Host/Origin checks (guard.ts).
+// Thin: validation, running and error translation live in runTool and createMcpServer, shared with stdio and CLI.
+//
+// Status codes. HTTP errors are kept for requests that could not become a tool call: 400 invalid JSON or
+// arguments (the message names the argument), 401 token, 403 Host/Origin, 404 unknown tool or route, 405 method,
+// 413 body too large, 503 shutting down, too many connections or sessions (with Retry-After).
+//
+// Admission (issue 10, scope 4): never a silent drop. Node's own server.maxConnections destroys sockets past the
+// cap without a word (a client sees a bare "fetch failed"), so connections are counted here instead: a socket
+// accepted past WEB_READER_MAX_CONNECTIONS has its requests answered 503 + Retry-After (JSON-RPC on /mcp) and is
+// closed; /healthz still answers on it. Sockets past twice the cap are answered the same 503 without reading the
+// request, so a flood cannot hold file descriptors for the header timeout. The session cap is mcp-sessions.ts's.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Config } from '../../config.js';
+import type { Engine } from '../../engine.js';
+import { log } from '../../log.js';
+import { quoteInput } from '../../quote.js';
+import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';
+import { VERSION } from '../../version.js';
+import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from '../graceful-stop.js';
+import { createRequestGuard, isLoopbackHost, isWildcardHost } from './guard.js';
+import { HttpError, sendError, sendJson } from './http-error.js';
+import { createMcpSessions } from './mcp-sessions.js';
+import { createToolsApi } from './tools-api.js';
+
+/** Defaults a deployment rarely changes; tests shorten them. */
+export interface HttpServerOptions {
+  /** Tools of the JSON API. SPEC: the API always offers every tool; MCP offers the --tools selection. */
+  readonly apiTools?: readonly AnyTool[];
+  /** How long shutdown waits for in-flight calls before cancelling them. */
+  readonly shutdownGraceMs?: number;
+  /** How long an MCP call whose response stream closed early keeps running before it is cancelled. */
+  readonly disconnectGraceMs?: number;
+  /** Overrides WEB_READER_SESSION_IDLE (seconds) with milliseconds. */
+  readonly sessionIdleMs?: number;
+  /** A client must send all request headers within this time (slowloris). */
+  readonly headersTimeoutMs?: number;
+  /** A client must send the whole request, headers and body, within this time. */
+  readonly requestTimeoutMs?: number;
+}
+
+export interface HttpServerHandle {
+  /** The base URL, e.g. http://127.0.0.1:3000 (MCP is at `${url}/mcp`). */
+  readonly url: string;
+  readonly port: number;
+  /** Open MCP sessions. */
+  readonly sessionCount: number;
+  /**
+   * Stops accepting, tells running calls to stop gracefully (stopSignal: a crawl returns what it has), lets them
+   * finish up to the grace deadline, then cancels what remains and closes sessions.
+   */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+// Retry-After (RFC 9110 §10.2.3) on a 503: connections free up in moments.
+const RETRY_CONNECTION_SECONDS = 1;
+
+/** The minimal answer written to a socket past twice the connection cap, before its request is read. */
+const OVER_CAP_BODY = JSON.stringify({
+  jsonrpc: '2.0',
+  error: { code: -32000, message: 'Too many connections (WEB_READER_MAX_CONNECTIONS); retry shortly.' },
+  id: null,
+});
+const OVER_CAP_RESPONSE =
+  'HTTP/1.1 503 Service Unavailable\r\n' +
+  `Retry-After: ${RETRY_CONNECTION_SECONDS}\r\n` +
+  'Content-Type: application/json; charset=utf-8\r\n' +
+  `Content-Length: ${Buffer.byteLength(OVER_CAP_BODY)}\r\n` +
+  'Cache-Control: no-store\r\n' +
+  'Connection: close\r\n\r\n' +
+  OVER_CAP_BODY;
+
+interface RequestLog {
+  route: string;
+  tool: string;
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // malformed %-escapes: looked up as written, so it is an unknown tool (404)
+  }
+}
+
+export async function startHttpServer(
+  config: Config,
+  engine: Engine,
+  tools: readonly AnyTool[],
+  options: HttpServerOptions = {},
+): Promise<HttpServerHandle> {
+  const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
+  const guardRequest = createRequestGuard(config);
+  let closing: Promise<void> | undefined;
+  // Shutdown: stopSignal to every call at once, cancelSignal to JSON API calls still running after the grace
+  // period (MCP calls are cancelled by closing their sessions). Counts POSTs in flight, MCP and JSON API alike.
+  const graceful = new GracefulStop();
+  const sessions = createMcpSessions(config, engine, tools, {
+    graceful,
+    sessionIdleMs: options.sessionIdleMs,
+    disconnectGraceMs: options.disconnectGraceMs,
+  });
+  const toolsApi = createToolsApi(config, engine, options.apiTools ?? ALL_TOOLS, graceful);
+  // Sockets accepted past the connection cap: their requests are answered 503 and the socket closed.
+  const overCapSockets = new WeakSet<Socket>();
+  // Sockets past twice the cap, answered 503 before their request was read.
+  const answeredSockets = new WeakSet<Socket>();
+
+  async function route(req: IncomingMessage, res: ServerResponse, entry: RequestLog): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const method = req.method ?? 'GET';
+    const allow = (methods: string) => {
+      if (methods.split(', ').includes(method)) return;
+      res.setHeader('allow', methods);
+      throw new HttpError(405, `${quoteInput(method)} is not allowed on ${entry.route}; use ${methods}.`);
+    };
+    const overCap = overCapSockets.has(req.socket);
+    if (overCap) res.setHeader('connection', 'close');
+    if (path === '/healthz') {
+      entry.route = '/healthz';
+      allow('GET, HEAD');
+      return sendJson(res, 200, { status: closing ? 'shutting_down' : 'ok', version: VERSION });
+    }
+    entry.route =
+      path === '/mcp'
+        ? '/mcp'
+        : path === '/tools'
+          ? '/tools'
+          : /^\/tools\/[^/]+$/.test(path)
+            ? '/tools/{name}'
+            : quoteInput(path);
+    // Ending a session frees what the cap protects, so a DELETE passes even on a socket past the cap: a client
+    // cleaning up under load must not strand its session.
+    if (overCap && !(method === 'DELETE' && entry.route === '/mcp')) {
+      req.resume(); // read and drop the body, so that closing the socket after the answer is not a reset
+      res.setHeader('retry-after', String(RETRY_CONNECTION_SECONDS));
+      throw new HttpError(
+        503,
+        `Too many connections (WEB_READER_MAX_CONNECTIONS=${config.httpMaxConnections}); ` +
+          `retry in ${RETRY_CONNECTION_SECONDS} s.`,
+      );
+    }
+    if (closing) {
+      res.setHeader('connection', 'close');
+      throw new HttpError(503, 'The server is shutting down.');
+    }
+    if (guardRequest(req, res)) return; // a CORS preflight, answered
+    if (entry.route === '/mcp') {
+      allow('GET, POST, DELETE');
+      return sessions.handle(req, res, entry);
+    }
+    if (entry.route === '/tools') {
+      allow('GET, HEAD');
+      return sendJson(res, 200, toolsApi.listTools());
+    }
+    if (entry.route === '/tools/{name}') {
+      allow('POST');
+      const name = safeDecode(path.slice('/tools/'.length));
+      entry.tool = quoteInput(name);
+      return toolsApi.callTool(name, req, res);
+    }
+    throw new HttpError(
+      404,
+      `No route ${quoteInput(path)}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz.`,
+    );
+  }
+
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const httpServer = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      // Node checks headersTimeout and requestTimeout only on this interval (default 30 s), so a 10 s header
+      // limit fired after up to 40 s. Checking at a tenth of the limit (at most every second) keeps it honest.
+      connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 10))),
+    },
+    async (req, res) => {
+      // Answered past twice the connection cap before its request arrived (below): nothing more to say.
+      if (answeredSockets.has(req.socket)) return;
+      const started = performance.now();
+      const entry: RequestLog = { route: '-', tool: '-' };
+      const isCall = req.method === 'POST';
+      if (isCall) graceful.begin();
+      res.on('close', () => {
+        if (isCall) graceful.end();
+        const ms = Math.round(performance.now() - started);
+        log('info', `${req.method} ${entry.route} ${entry.tool} ${res.statusCode} ${ms}ms`);
+      });
+      try {
+        await route(req, res, entry);
+      } catch (error) {
+        const status = error instanceof HttpError ? error.status : 500;
+        if (status === 500) {
+          log('error', `${req.method} ${quoteInput(req.url ?? '')}: ${(error as Error).stack ?? String(error)}`);
+        }
+        // A 413 is answered before the body is read: close the connection rather than read the rest.
+        if (status === 413) res.setHeader('connection', 'close');
+        sendError(res, entry.route, status, status === 500 ? 'Internal server error.' : (error as Error).message);
+      }
+    },
+  );
+
+  // Admission by counting sockets (see the header comment); server.maxConnections would drop them silently.
+  let admitted = 0;
+  let refused = 0;
+  httpServer.on('connection', (socket: Socket) => {
+    if (admitted < config.httpMaxConnections) {
+      admitted += 1;
+      socket.once('close', () => (admitted -= 1));
+      return;
+    }
+    if (refused < config.httpMaxConnections) {
+      // Past the cap: the request is read (so /healthz can answer) and answered 503; see route().
+      refused += 1;
+      socket.once('close', () => (refused -= 1));
+      overCapSockets.add(socket);
+      return;
+    }
+    // Past twice the cap: answer without reading, keep draining what the client sends so that the close is a
+    // FIN, not a reset that could destroy the answer in flight, and let go after a moment.
+    answeredSockets.add(socket);
+    socket.on('error', () => undefined); // the client may already be gone; there is nobody to tell
+    socket.end(OVER_CAP_RESPONSE);
+    setTimeout(() => socket.destroy(), 2000).unref();
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(config.httpPort, config.httpHost, () => {
+      httpServer.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const hostInUrl = isWildcardHost(config.httpHost) ? '127.0.0.1' : config.httpHost;
+  const url = `http://${hostInUrl.includes(':') && !hostInUrl.startsWith('[') ? `[${hostInUrl}]` : hostInUrl}:${port}`;
+
+  const stopExpiry = sessions.expireIdle();
+
+  async function shutdown(): Promise<void> {
+    stopExpiry();
+    const stopped = new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    httpServer.closeIdleConnections();
+    // stopSignal now: a crawl answers with what it has; then the grace period for the answers to be written.
+    const left = await graceful.stop(shutdownGraceMs);
+    if (left > 0) log('warn', `Shutdown grace period passed; cancelling ${left} call(s).`);
+    // Closing a session's MCP server cancels its running calls and ends its SSE streams.
+    await sessions.closeAll('server shutting down');
+    httpServer.closeAllConnections();
+    await stopped;
+  }
+
+  return {
+    url,
+    port,
+    get sessionCount() {
+      return sessions.size;
+    },
+    close() {
+      closing ??= shutdown();
+      return closing;
+    },
+  };
+}
+
+/**
+ * `web-reader serve --http`: serves until SIGTERM or SIGINT, then shuts down gracefully and closes the engine.
+ */
+export async function serveHttp(config: Config, engine: Engine, tools: readonly AnyTool[]): Promise<void> {
+  // Handlers first: a supervisor may send SIGTERM as soon as it sees the start-up line.
+  const signalled = new Promise<string>((resolve) => {
+    const onTerm = () => stop('SIGTERM');
+    const onInt = () => stop('SIGINT');
+    const stop = (signal: string) => {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+      resolve(signal);
+    };
+    process.once('SIGTERM', onTerm);
+    process.once('SIGINT', onInt);
+  });
+  const handle = await startHttpServer(config, engine, tools);
+  if (!isLoopbackHost(config.httpHost) && !config.httpToken) {
+    log(
+      'warn',
+      `Listening on ${config.httpHost}, reachable from other machines, without a token: anyone who can reach it can ` +
+        'make this server fetch URLs. Set --token or WEB_READER_TOKEN.',
+    );
+  }
+  const names = tools.map((tool) => tool.name).join(', ');
+  log('info', `MCP at ${handle.url}/mcp, JSON tools API at ${handle.url}/tools; MCP tools: ${names}`);
+  log('info', `${await signalled}: shutting down`);
+  await handle.close();
+  await engine.close();
+}
