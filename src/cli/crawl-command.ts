@@ -5,7 +5,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CrawlProgress, CrawlResult } from '../crawl/bfs.js';
+import type { CrawlResult } from '../crawl/commit.js';
+import type { CrawlProgress } from '../crawl/crawl-site.js';
 import { createFileResumeStore } from '../crawl/resume-store.js';
 import type { Engine } from '../engine.js';
 import { renderCrawl, renderCrawlSummary } from '../render/crawl-report.js';

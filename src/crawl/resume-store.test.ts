@@ -2,7 +2,7 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { CrawlState } from './bfs.js';
+import type { CrawlState } from './frontier.js';
 import { createFileResumeStore, createMemoryResumeStore, isResumeId } from './resume-store.js';
 
 const STATE: CrawlState = {

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { CrawlState } from './bfs.js';
+import type { CrawlState } from './frontier.js';
 
 export interface ResumeStore {
   /**

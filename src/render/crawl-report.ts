@@ -2,7 +2,7 @@
 // tokens are the budget's), then a summary — pages read, tokens used of the budget, elapsed time, why the crawl
 // stopped, the line that continues a crawl stopped in time, and the URLs skipped for robots.txt, scope, budget and
 // errors, each with its reason. Pure.
-import type { CrawlResult, FailedUrl, SkippedUrl } from '../crawl/bfs.js';
+import type { CrawlResult, FailedUrl, SkippedUrl } from '../crawl/commit.js';
 
 /** Entries shown per skipped list in the text; structuredContent carries more (see the crawl tool). */
 export const TEXT_LIST_LIMIT = 50;

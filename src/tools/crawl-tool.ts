@@ -1,10 +1,13 @@
 // The `crawl` tool of seeds/url-reader-architecture.md: breadth-first from a URL, within an exact token budget
 // (SPEC "Crawl budgets that hold exactly"), polite (robots.txt with Crawl-delay, the shared queue), observable
 // (notifications/progress after every page), cancellable, and done in time: it stops at max_seconds with what it
-// has read and a continue_from id that resumes it. src/crawl/bfs.ts is the crawler; this file binds it to the
+// has read and a continue_from id that resumes it. src/crawl/crawl-site.ts is the crawler; this file binds it to the
 // engine (fetch, extraction, cache, queue, SSRF guard) and renders the result.
 import { z } from 'zod';
-import { crawlSite, type CrawlIO, type CrawlProgress, type CrawlResult, type CrawlState } from '../crawl/bfs.js';
+import type { CrawlResult } from '../crawl/commit.js';
+import type { CrawlIO } from '../crawl/crawl-io.js';
+import { crawlSite, type CrawlProgress } from '../crawl/crawl-site.js';
+import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import { parseSitemap } from '../crawl/sitemap.js';

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { HttpStatusError } from '../errors.js';
 import { ALLOW_ALL, parseRobots } from '../fetch/robots.js';
 import { countTokens } from '../tokens.js';
-import { crawlSite, type CrawlIO, type CrawlOptions, type CrawlResult, type CrawlState } from './bfs.js';
+import type { CrawlResult } from './commit.js';
+import type { CrawlIO } from './crawl-io.js';
+import { crawlSite, type CrawlOptions } from './crawl-site.js';
+import type { CrawlState } from './frontier.js';
 
 interface FakePage {
   readonly links?: string[];

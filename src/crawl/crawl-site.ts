@@ -1,0 +1,170 @@
+// Breadth-first crawl within an exact token budget (seeds/url-reader-architecture.md "crawl", SPEC "Crawl budgets
+// that hold exactly"), put together from its parts: the frontier (frontier.ts), the visits (visit.ts) and their
+// politeness (politeness.ts), the slot scheduler (scheduler.ts), the commit of each result in frontier order
+// (commit.ts) and the sitemaps (read-sitemaps.ts). Fetching, extraction, robots.txt and sitemaps come in through
+// CrawlIO: no part touches the network, so tests drive the crawl with plain functions.
+//
+// Time: a crawl may be given a deadline (the tool's max_seconds) and a graceful stop (server shutdown). Either one
+// ends the crawl at once with what it has read: pages already fetched at the head of the frontier are still taken,
+// pages in flight are abandoned (aborted, not waited on) and go back to the frontier. What is left — frontier, seen
+// set, budget spent — is returned as a CrawlState, plain data, from which a later call resumes the same crawl.
+import { createCommit, type CrawlResult, type StopReason } from './commit.js';
+import type { CrawlIO } from './crawl-io.js';
+import { createFrontier, scopeOf, type CrawlScope, type CrawlState } from './frontier.js';
+import { normalizeUrl } from './normalize-url.js';
+import { createPoliteness } from './politeness.js';
+import { readSitemaps } from './read-sitemaps.js';
+import { createScheduler } from './scheduler.js';
+import { createVisit, type VisitResult } from './visit.js';
+
+export interface CrawlOptions extends CrawlScope {
+  /** Cancellation: the caller is gone; the crawl stops at once and nothing can continue it. */
+  readonly signal?: AbortSignal;
+  /** A graceful stop (server shutdown): the crawl stops like at its time limit, stop reason 'stopped'. */
+  readonly stopSignal?: AbortSignal;
+  /** Stop after this long (the tool's max_seconds), keeping what was read and the state to continue from. */
+  readonly timeLimitMs?: number;
+  /** Continue a crawl a time limit or a stop ended (its scope and budgets replace this one's). */
+  readonly resume?: CrawlState;
+  readonly onProgress?: (progress: CrawlProgress) => void;
+}
+
+export interface CrawlProgress {
+  /** URLs taken from the frontier and finished (read, failed or skipped): rises by one each time. */
+  readonly processed: number;
+  readonly pagesRead: number;
+  readonly tokensUsed: number;
+  readonly maxTokens: number;
+  readonly maxPages: number;
+  readonly frontierSize: number;
+  /**
+   * URLs this crawl still expects to finish (frontier and in flight), bounded by the pages max_pages still allows;
+   * 0 once a limit is reached or nothing is left. `processed + remaining` is a total a progress bar can use.
+   */
+  readonly remaining: number;
+}
+
+export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promise<CrawlResult> {
+  const { resume } = crawlOptions;
+  // A continuation keeps the crawl's own scope and budgets; only the run-time options are this call's.
+  const options: CrawlOptions = resume ? { ...crawlOptions, ...resume.scope } : crawlOptions;
+  const now = io.now ?? Date.now;
+  const started = now();
+  const controller = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, controller.signal]) : controller.signal;
+  const startUrl = normalizeUrl(options.url);
+  if (!startUrl) throw new Error(`not an http(s) URL: ${options.url}`); // the tool validated it
+  const frontier = createFrontier({ startUrl, scope: options, ...(resume ? { resume } : {}) });
+  const earlier = { pages: resume?.pagesRead ?? 0, tokens: resume?.tokensUsed ?? 0 };
+  const commit = createCommit({ frontier, maxTokens: options.maxTokens, maxPages: options.maxPages, earlier });
+  let processed = resume?.processed ?? 0;
+  const politeness = createPoliteness({
+    io,
+    signal,
+    now,
+    ...(io.sleep ? { sleep: io.sleep } : {}),
+    ...(resume ? { lastStartByOrigin: resume.lastStartByOrigin } : {}),
+  });
+  let firstRequestMade!: () => void;
+  const firstRequest = new Promise<void>((resolve) => (firstRequestMade = resolve));
+  const visit = createVisit({
+    io,
+    politeness,
+    respectRobots: options.respectRobots,
+    signal,
+    onRequest: () => firstRequestMade(),
+  });
+  const scheduler = createScheduler({
+    frontier,
+    visit,
+    concurrency: options.concurrency,
+    maxPages: options.maxPages,
+    pagesRead: commit.pagesRead,
+    signal,
+    timeLimitMs: options.timeLimitMs,
+    stopSignal: options.stopSignal,
+  });
+
+  // Sitemaps are read while the start page is fetched; their URLs join the frontier at depth 1, after the start
+  // page's links. A continuation whose first call stopped before the sitemaps were merged reads them again (from
+  // the cache).
+  let sitemapsMerged = resume?.sitemapsMerged ?? false;
+  // The sitemap is asked for after the first page of this call: on one host, with PER_DOMAIN_INTERVAL between
+  // requests, asking first would hold the start page back by a whole interval — a page a short max_seconds misses.
+  const sitemapUrls = sitemapsMerged
+    ? Promise.resolve([])
+    : firstRequest.then(() => readSitemaps({ startUrl, scope: options, io, politeness, signal }));
+  sitemapUrls.catch(() => undefined); // awaited in commitNext, or abandoned when the crawl halts first
+
+  function report(): void {
+    processed++;
+    const known = frontier.size() + scheduler.inFlight().length;
+    const pagesRead = commit.pagesRead();
+    options.onProgress?.({
+      processed,
+      pagesRead,
+      tokensUsed: commit.tokensUsed(),
+      maxTokens: options.maxTokens,
+      maxPages: options.maxPages,
+      frontierSize: frontier.size(),
+      remaining: commit.limit() ? 0 : Math.max(0, Math.min(known, options.maxPages - pagesRead)),
+    });
+  }
+
+  async function commitNext(result: VisitResult): Promise<void> {
+    await commit.commit(result);
+    if (!sitemapsMerged && !commit.limit() && !scheduler.halted()) {
+      // After the start URL's own result, whatever it was (a start page that failed still has a sitemap), and
+      // after its links: the pages the site itself links first come first. A halt does not wait for them: the
+      // continuation reads them again.
+      await Promise.race([sitemapUrls, scheduler.halt]);
+      if (!scheduler.halted()) {
+        sitemapsMerged = true;
+        for (const url of await sitemapUrls) frontier.enqueue(url, 1);
+      }
+    }
+    report();
+  }
+
+  let stopReason: StopReason = await scheduler.run(commitNext, commit.limit);
+  if (options.signal?.aborted) stopReason = 'cancelled';
+  // Whatever is still in flight or waiting was not read because a limit was reached (or the caller cancelled).
+  controller.abort();
+  let resumeState: CrawlState | undefined;
+  if (stopReason === 'time_limit' || stopReason === 'stopped') {
+    // Abandoned, not waited on: the caller's time is up. Pages in flight go back to the head of the frontier (in
+    // their order) and are read by the continuation; pages started early were never enqueued, so their links
+    // find them again.
+    const left = [...scheduler.inFlight(), ...frontier.remaining()];
+    if (left.length > 0 || !sitemapsMerged) {
+      resumeState = {
+        version: 1,
+        scope: scopeOf(options),
+        frontier: left,
+        ...frontier.state(),
+        pagesRead: commit.pagesRead(),
+        tokensUsed: commit.tokensUsed(),
+        processed,
+        sitemapsMerged,
+        lastStartByOrigin: politeness.lastStarts(),
+      };
+    } else {
+      stopReason = 'frontier_empty'; // halted with nothing left to do: the crawl is complete
+    }
+  } else {
+    await scheduler.settled();
+  }
+  if (stopReason !== 'cancelled' && !resumeState) {
+    const unreached = [...scheduler.inFlight(), ...frontier.remaining()].map((entry) => entry.url);
+    // Started early, never reached: fetched, so listed.
+    unreached.push(...scheduler.earlyUrls().filter((url) => !frontier.hasSeen(url)));
+    commit.skipUnreached(stopReason, unreached);
+  }
+  return commit.result({
+    startUrl,
+    elapsedMs: now() - started,
+    timeLimitMs: options.timeLimitMs,
+    stopReason,
+    resume: resumeState,
+  });
+}
