@@ -3,6 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    // Builds dist/ when a source is newer: MCP, CLI and worker-pool tests run the built code.
+    globalSetup: ['test/build-if-stale.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
   },

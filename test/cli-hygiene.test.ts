@@ -1,8 +1,8 @@
 // Output hygiene on the CLI (issue 10 §7): `read`, `scrape` and `crawl` print no control, bidi, tag or invisible
 // character a page sent. `crawl` does not go through runTool, so this checks the cleaning at the engine's source.
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { expect, it } from 'vitest';
+import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 
 const FORBIDDEN =
@@ -16,8 +16,6 @@ const PAGE = `<!doctype html><!-- ${'padding '.repeat(140)} --><html><head><titl
 screen\u001B[2J is not cleared, and the hidden words${SMUGGLED} never print. Turn the crown clockwise to set the time
 and anticlockwise to set the date; pull it out fully to stop the second hand. <a href="/clock">Read\u202E again\u0007</a>.</p></article></main></body></html>`;
 
-let server: FixtureServer;
-
 function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
@@ -29,14 +27,12 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
   });
 }
 
-beforeAll(async () => {
-  server = await startFixtureServer();
+const server = useFixtureServer((server) => {
   server.route('/clock', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(PAGE);
   });
 });
-afterAll(() => server?.close());
 
 it.each([
   ['read', []],

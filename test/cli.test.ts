@@ -1,7 +1,7 @@
 // The CLI as a person or a script uses it: the built binary, real arguments, stdout, stderr and exit codes.
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 
 interface Run {
@@ -9,8 +9,6 @@ interface Run {
   stdout: string;
   stderr: string;
 }
-
-let server: FixtureServer;
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
@@ -25,14 +23,12 @@ function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
 
 const LONG = `<html><head><title>Long</title></head><body><article><h1>Long page</h1>${'<p>Every sentence in this paragraph is here to make the page long enough to need a cap on the number of tokens.</p>'.repeat(60)}</article></body></html>`;
 
-beforeAll(async () => {
-  server = await startFixtureServer();
+const server = useFixtureServer((server) => {
   server.route('/long', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end(LONG);
   });
 });
-afterAll(() => server?.close());
 
 describe('web-reader read', () => {
   it('prints the main content as Markdown and exits 0', async () => {

@@ -1,7 +1,7 @@
 // Issue 6 through the built CLI: `web-reader read <url>` for each content type, stdout and exit code.
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFixtureServer } from './use-fixture-server.js';
 import { addContentRoutes, longPdfLine } from './fixtures/content/routes.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 
@@ -10,8 +10,6 @@ interface Run {
   stdout: string;
   stderr: string;
 }
-
-let server: FixtureServer;
 
 function read(path: string, flags: string[] = [], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((resolve) => {
@@ -28,11 +26,9 @@ function read(path: string, flags: string[] = [], env: Record<string, string> = 
   });
 }
 
-beforeAll(async () => {
-  server = await startFixtureServer();
+const server = useFixtureServer((server) => {
   addContentRoutes(server);
 });
-afterAll(() => server?.close());
 
 describe('web-reader read, by content type', () => {
   it.each([

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCrawlSite, addSlowTree, crawlSitePaths } from './crawl-site.js';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 import type { CrawlToolResult } from '../src/tools/crawl-tool.js';
 
-let server: FixtureServer;
 let outDir: string;
 const site = { crawlDelaySeconds: 0.01 };
+const server = useFixtureServer((server) => addCrawlSite(server, site));
 
 function env(): Record<string, string> {
   // TMPDIR: where a crawl stopped at --max-seconds is kept for --continue, this test's own.
@@ -36,13 +36,10 @@ function totalHits(): number {
 }
 
 beforeAll(async () => {
-  server = await startFixtureServer();
-  addCrawlSite(server, site);
   outDir = await mkdtemp(join(tmpdir(), 'web-reader-crawl-'));
 });
 
 afterAll(async () => {
-  await server?.close();
   await rm(outDir, { recursive: true, force: true });
 });
 

@@ -1,9 +1,9 @@
 // `read --explain` and the library's `explain: true`: extraction's decisions on stderr (or in the result), the page
 // itself unchanged. Through the built CLI and the real worker pool, against the loopback fixture server.
 import { execFile } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWebReader, formatExplain } from '../src/index.js';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 
 interface Run {
@@ -11,8 +11,6 @@ interface Run {
   stdout: string;
   stderr: string;
 }
-
-let server: FixtureServer;
 
 function cli(args: string[]): Promise<Run> {
   return new Promise((resolve) => {
@@ -42,8 +40,7 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>The report</title><
   <div class="related-links"><a href="/other">Another story</a></div>
   </body></html>`;
 
-beforeAll(async () => {
-  server = await startFixtureServer();
+const server = useFixtureServer((server) => {
   server.route('/article', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end(ARTICLE);
@@ -53,7 +50,6 @@ beforeAll(async () => {
     res.end('Plain notes.');
   });
 });
-afterAll(() => server?.close());
 
 describe('web-reader read --explain', () => {
   it('prints each decision on stderr and leaves stdout as it is without --explain', async () => {

@@ -5,7 +5,7 @@ import { createServer as createHttpServer, request as httpRequest, type Server a
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 
 interface Run {
@@ -15,7 +15,6 @@ interface Run {
   ms: number;
 }
 
-let server: FixtureServer;
 let staller: Server;
 let stallerPort: number;
 const stalled: Socket[] = [];
@@ -39,8 +38,7 @@ function read(url: string, env: Record<string, string> = {}): Promise<Run> {
   });
 }
 
-beforeAll(async () => {
-  server = await startFixtureServer();
+const server = useFixtureServer((server) => {
   server.route('/html-with-nul', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!doctype html><title>Nul page</title><body><h1>Still a page</h1><p>before\u0000after</p></body>');
@@ -55,7 +53,9 @@ beforeAll(async () => {
     res.writeHead(200, { 'content-type': 'text/plain', 'content-encoding': 'gzip,gzip,gzip,gzip,gzip,gzip' });
     res.end(body);
   });
+});
 
+beforeAll(async () => {
   staller = createServer((socket) => {
     stalled.push(socket);
     socket.on('error', () => {}).resume();
@@ -86,7 +86,6 @@ afterAll(async () => {
   await new Promise((resolve) => staller.close(resolve));
   proxy.closeAllConnections();
   await new Promise((resolve) => proxy.close(resolve));
-  await server.close();
 });
 
 describe('web-reader read at the network edge', () => {

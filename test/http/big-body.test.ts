@@ -3,9 +3,9 @@
 // Through the JSON tools API of the real HTTP server, while /healthz is polled: the reads answer with the rendered
 // content, and no poll waits anywhere near that long. The server runs in-process (test/http/http-harness.ts), so a
 // blocked loop would hold the polls too.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { callApi, longestHealthzGap, startTestHttpServer, type TestHttpServer } from './http-harness.js';
+import { expect, it } from 'vitest';
+import { useFixtureServer } from '../use-fixture-server.js';
+import { callApi, longestHealthzGap, useTestHttpServer } from './http-harness.js';
 
 const SIZE = 9 * 1024 * 1024; // under MAX_RESPONSE_SIZE (10 MB)
 
@@ -21,11 +21,7 @@ const JSON_BODY = JSON.stringify(
   Array.from({ length: SIZE / 60 }, (_, i) => ({ id: i, name: `item ${i}`, tags: ['a', 'b'] })),
 );
 
-let fixtures: FixtureServer;
-let http: TestHttpServer;
-
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
+const fixtures = useFixtureServer((fixtures) => {
   fixtures.route('/big-feed.xml', (_req, res) => {
     res.setHeader('content-type', 'application/rss+xml; charset=utf-8');
     res.end(FEED);
@@ -34,13 +30,8 @@ beforeAll(async () => {
     res.setHeader('content-type', 'application/json');
     res.end(JSON_BODY);
   });
-  http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort });
 });
-
-afterAll(async () => {
-  await http?.close();
-  await fixtures?.close();
-});
+const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }));
 
 interface ApiResult {
   success: boolean;

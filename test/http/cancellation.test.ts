@@ -6,29 +6,26 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { useFixtureServer } from '../use-fixture-server.js';
 import {
   MCP_HEADERS,
   openRawSession,
   startTestHttpServer,
   stopEvents,
+  useTestHttpServer,
   waitForStopTool,
-  type TestHttpServer,
 } from './http-harness.js';
 
 const PAGE_DELAY_MS = 150;
 const DISCONNECT_GRACE_MS = 400;
 
-let fixtures: FixtureServer;
-let http: TestHttpServer;
 /** Page requests per crawl run. */
 const runHits = new Map<string, number>();
 const clients: Client[] = [];
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
+const fixtures = useFixtureServer((fixtures) => {
   // An endless tree of slow pages: /tree/run/n links to 2n+1 and 2n+2. Each test crawls its own run, so that no
   // page comes from the cache.
   fixtures.route('/tree/:run/:n', (_req, res, params) => {
@@ -44,18 +41,13 @@ beforeAll(async () => {
       );
     }, PAGE_DELAY_MS);
   });
-  http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, MAX_OUTPUT_TOKENS: '0' }, ALL_TOOLS, {
-    disconnectGraceMs: DISCONNECT_GRACE_MS,
-  });
+});
+const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, MAX_OUTPUT_TOKENS: '0' }), ALL_TOOLS, {
+  disconnectGraceMs: DISCONNECT_GRACE_MS,
 });
 
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
-});
-
-afterAll(async () => {
-  await http?.close();
-  await fixtures?.close();
 });
 
 let run = 0;

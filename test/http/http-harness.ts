@@ -1,12 +1,14 @@
 // The HTTP server in-process for tests: a Config built from the test's own environment, the real engine, and
 // startHttpServer on 127.0.0.1, any free port. Also a tiny test-only tool with progress and cancellation (crawl,
 // the real tool with progress, is not in every build yet).
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config.js';
 import { createEngine, type Engine } from '../../src/engine.js';
 import { ALL_TOOLS, type AnyTool } from '../../src/tools/registry.js';
 import { READ_ONLY_WEB, type ToolDefinition } from '../../src/tools/types.js';
 import { startHttpServer, type HttpServerHandle, type HttpServerOptions } from '../../src/transports/http/server.js';
+import { standIn } from '../use-fixture-server.js';
 
 export interface TestHttpServer {
   readonly url: string;
@@ -34,6 +36,23 @@ export async function startTestHttpServer(
       await engine.close();
     },
   };
+}
+
+/**
+ * The HTTP server for one test file: started in beforeAll (after the fixture server, whose address `env` may read),
+ * closed in afterAll (before it).
+ */
+export function useTestHttpServer(
+  env: () => Record<string, string>,
+  tools: readonly AnyTool[] = ALL_TOOLS,
+  options: HttpServerOptions = {},
+): TestHttpServer {
+  let http: TestHttpServer | undefined;
+  beforeAll(async () => {
+    http = await startTestHttpServer(env(), tools, options);
+  });
+  afterAll(() => http?.close());
+  return standIn('HTTP server', () => http);
 }
 
 function deferred(): { promise: Promise<void>; resolve: () => void } {

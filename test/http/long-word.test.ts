@@ -2,10 +2,10 @@
 // /healthz and every other call waited. Through the JSON tools API of the real HTTP server, while /healthz is
 // polled: fetch, links and read_url answer, and no poll waits anywhere near the old seconds. The server runs
 // in-process (test/http/http-harness.ts), so a blocked loop would hold the polls too.
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { MAX_LINK_PART_LENGTH } from '../../src/render/link-list.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { callApi, longestHealthzGap, startTestHttpServer, type TestHttpServer } from './http-harness.js';
+import { useFixtureServer } from '../use-fixture-server.js';
+import { callApi, longestHealthzGap, useTestHttpServer } from './http-harness.js';
 
 // Random letters, so no cache of repeated pieces helps (the issue's word); fixed seed, same every run.
 function randomWord(length: number): string {
@@ -22,22 +22,13 @@ const PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>One long w
 <p>${WORD}</p><p>And it ends with ordinary words after it.</p>
 <p><a href="/next">${WORD}</a> <a href="/short">A short link</a></p></article></body></html>`;
 
-let fixtures: FixtureServer;
-let http: TestHttpServer;
-
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
+const fixtures = useFixtureServer((fixtures) =>
   fixtures.route('/long-word', (_req, res) => {
     res.setHeader('content-type', 'text/html; charset=utf-8');
     res.end(PAGE);
-  });
-  http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort });
-});
-
-afterAll(async () => {
-  await http?.close();
-  await fixtures?.close();
-});
+  }),
+);
+const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }));
 
 interface ApiResult {
   success: boolean;

@@ -4,19 +4,22 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, findTool } from '../../src/tools/registry.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { useFixtureServer } from '../use-fixture-server.js';
 import {
   countdownTool,
   startTestHttpServer,
   toolEvents,
+  useTestHttpServer,
   waitForCancelTool,
-  type TestHttpServer,
 } from './http-harness.js';
 
-let fixtures: FixtureServer;
-let http: TestHttpServer;
+const fixtures = useFixtureServer();
+const http = useTestHttpServer(
+  () => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }),
+  [...ALL_TOOLS, countdownTool, waitForCancelTool],
+);
 const clients: Client[] = [];
 
 async function connect(url: URL, headers: Record<string, string> = {}): Promise<Client> {
@@ -31,19 +34,9 @@ function textOf(result: unknown): string {
   return first?.type === 'text' ? first.text : '';
 }
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
-  http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }, [
-    ...ALL_TOOLS,
-    countdownTool,
-    waitForCancelTool,
-  ]);
-});
-
+// Runs before the servers close: vitest runs after-hooks as a stack, and useTestHttpServer registered its own first.
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
-  await http?.close();
-  await fixtures?.close();
 });
 
 describe('tools over MCP Streamable HTTP', () => {

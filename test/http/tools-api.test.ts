@@ -1,13 +1,10 @@
 // The JSON tools API and the server's edges with plain fetch (and node:http where fetch cannot set the header):
 // every route and every error status, the token, Host/Origin checks, CORS, body limit, graceful shutdown.
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { countdownTool, startTestHttpServer, waitForCancelTool, type TestHttpServer } from './http-harness.js';
-
-let fixtures: FixtureServer;
-let http: TestHttpServer;
+import { useFixtureServer } from '../use-fixture-server.js';
+import { countdownTool, startTestHttpServer, useTestHttpServer, waitForCancelTool } from './http-harness.js';
 
 interface ApiResult {
   success: boolean;
@@ -40,18 +37,12 @@ function rawGet(url: string, headers: Record<string, string>): Promise<{ status:
   });
 }
 
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
-  // MCP gets only countdown; the JSON API must still offer every tool (SPEC "Tools").
-  http = await startTestHttpServer({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, WEB_READER_MAX_BODY_SIZE: '2000' }, [
-    countdownTool,
-  ]);
-});
-
-afterAll(async () => {
-  await http?.close();
-  await fixtures?.close();
-});
+const fixtures = useFixtureServer();
+// MCP gets only countdown; the JSON API must still offer every tool (SPEC "Tools").
+const http = useTestHttpServer(
+  () => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, WEB_READER_MAX_BODY_SIZE: '2000' }),
+  [countdownTool],
+);
 
 describe('GET /healthz and GET /tools', () => {
   it('answers /healthz with ok', async () => {

@@ -1,27 +1,10 @@
 // Issue 6 through a real MCP client over stdio: PDF, feeds, JSON, Markdown and text, Markdown twins, XHTML,
 // other XML and binary types, each as the `fetch` tool returns it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { describe, expect, it } from 'vitest';
 import { addContentRoutes, LLMS_TXT, longPdfLine, REPORT_PAGES } from '../fixtures/content/routes.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { useMcpSession } from './session.js';
 
-let server: FixtureServer;
-let session: StdioSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  addContentRoutes(server);
-  session = await connectStdio(['--tools', 'fetch'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '5000',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
-});
+const { server, session } = useMcpSession({ tools: 'fetch', setup: addContentRoutes, env: { FETCH_TIMEOUT: '5000' } });
 
 const fetchUrl = (path: string, args: Record<string, unknown> = {}) =>
   session.call('fetch', { url: server.url(path), ...args });

@@ -5,45 +5,24 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { createEngine } from '../../src/engine.js';
 import { crawlTool, DEFAULT_MAX_SECONDS, type CrawlToolResult } from '../../src/tools/crawl-tool.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import { addSlowTree } from '../crawl-site.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
 import { startTestHttpServer, type TestHttpServer } from '../http/http-harness.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { useMcpSession } from './session.js';
 
 const CONTINUE_LINE = /To continue: call crawl with continue_from="([0-9a-f-]{36})"/;
 
-let server: FixtureServer;
-let session: StdioSession | undefined;
 let trees = 0;
 
-beforeAll(async () => {
-  server = await startFixtureServer();
+const { server, connect } = useMcpSession({
+  tools: 'all',
+  perTest: true,
+  env: { FETCH_TIMEOUT: '20000', MAX_OUTPUT_TOKENS: '0' },
 });
-
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-afterAll(async () => {
-  await server?.close();
-});
-
-async function connect(env: Record<string, string> = {}): Promise<StdioSession> {
-  session = await connectStdio(['--tools', 'all'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '20000',
-    MAX_OUTPUT_TOKENS: '0',
-    ...env,
-  });
-  return session;
-}
 
 /** A fresh slow tree (its own prefix, so hit counts are this test's): 150 ms a page, page 2 hangs once. */
 function slowTree(count = 30, hangOnce: number | null = 2): { paths: string[]; start: string } {

@@ -1,7 +1,7 @@
 // The crawl tool through a real MCP client over stdio, against a generated 220-page loopback site
 // (test/crawl-site.ts): exact budgets, no URL fetched twice, skipped URLs listed, progress, cancellation, Crawl-delay.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countTokens } from '../../src/tokens.js';
 import type { CrawlToolResult } from '../../src/tools/crawl-tool.js';
 import {
@@ -12,41 +12,23 @@ import {
   PRIVATE_LINK,
   type CrawlSiteOptions,
 } from '../crawl-site.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { useMcpSession } from './session.js';
 
 const SUMMARY_MARK = '---\n\n## Crawl summary';
 
-let server: FixtureServer;
 const site: { -readonly [K in keyof CrawlSiteOptions]: CrawlSiteOptions[K] } = { crawlDelaySeconds: 0.01 };
 const pageRequests: Array<{ path: string; at: number }> = [];
-let session: StdioSession | undefined;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  addCrawlSite(server, site);
-  site.onPageRequest = (path) => pageRequests.push({ path, at: Date.now() });
-});
-
-afterEach(async () => {
-  await session?.close();
-  session = undefined;
-});
-
-afterAll(async () => {
-  await server?.close();
-});
 
 // A fresh server process per test: its own page cache, so every test's fetches reach the fixture server.
-async function connect(env: Record<string, string> = {}): Promise<StdioSession> {
-  session = await connectStdio(['--tools', 'all'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '3000',
-    ...env,
-  });
-  return session;
-}
+const { server, connect } = useMcpSession({
+  tools: 'all',
+  perTest: true,
+  setup(server) {
+    addCrawlSite(server, site);
+    site.onPageRequest = (path) => pageRequests.push({ path, at: Date.now() });
+  },
+  env: { FETCH_TIMEOUT: '3000' },
+});
 
 function totalHits(): number {
   return crawlSitePaths().reduce((sum, path) => sum + server.hits(path), 0);

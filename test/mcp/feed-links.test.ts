@@ -1,25 +1,9 @@
 // links and extract_links list a feed's entry links (issue 6), through a real MCP client over stdio.
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { expect, it } from 'vitest';
 import { addContentRoutes } from '../fixtures/content/routes.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { useMcpSession } from './session.js';
 
-let server: FixtureServer;
-let session: StdioSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  addContentRoutes(server);
-  session = await connectStdio(['--tools', 'links,extract_links'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
-});
+const { server, session } = useMcpSession({ tools: 'links,extract_links', setup: addContentRoutes });
 
 it('links lists the same-site entry links of an RSS feed with their titles', async () => {
   const result = await session.call('links', { url: server.url('/feed.rss') });

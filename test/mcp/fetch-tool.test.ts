@@ -1,8 +1,8 @@
 // The fetch tool through a real MCP client over stdio, against the loopback fixture server.
 import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { describe, expect, it } from 'vitest';
+import { useMcpSession } from './session.js';
+import { html } from './site-pages.js';
 
 const ARTICLE = `<!doctype html><html lang="en"><head><title>Rivers of the North</title></head><body>
 <nav><a href="/">Home</a> <a href="/about">About</a> <a href="/contact">Contact</a></nav>
@@ -15,8 +15,6 @@ ${Array.from({ length: 12 }, (_, i) => `<p>Paragraph ${i + 1}: the river bends t
 const SHELL = `<!doctype html><html><head><title>App</title><script src="/a.js"></script></head>
 <body><div id="root"></div><script src="/b.js"></script></body></html>`;
 
-let server: FixtureServer;
-let session: StdioSession;
 let closedPort: number;
 
 /** A loopback port that was just free: connecting to it is refused. */
@@ -28,27 +26,14 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-beforeAll(async () => {
-  server = await startFixtureServer();
-  server.route('/article', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(ARTICLE);
-  });
-  server.route('/shell', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(SHELL);
-  });
-  closedPort = await freePort();
-  session = await connectStdio(['--tools', 'fetch'], {
-    ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${closedPort}`,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '3000',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
+const { server, session } = useMcpSession({
+  tools: 'fetch',
+  async setup(server) {
+    server.route('/article', html(ARTICLE));
+    server.route('/shell', html(SHELL));
+    closedPort = await freePort();
+  },
+  env: (server) => ({ ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${closedPort}`, FETCH_TIMEOUT: '3000' }),
 });
 
 describe('tools/list', () => {

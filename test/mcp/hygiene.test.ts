@@ -1,8 +1,8 @@
 // Output hygiene, link allow-list, bounded echoes, deep documents and extraction failure (issue 10 §7–9), through a
 // real MCP client over stdio against the loopback fixture server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { describe, expect, it } from 'vitest';
+import { useMcpSession } from './session.js';
+import { html } from './site-pages.js';
 
 const tags = (ascii: string) => Array.from(ascii, (c) => String.fromCodePoint(0xe0000 + c.codePointAt(0)!)).join('');
 
@@ -66,39 +66,22 @@ const deepPage = (tag: string) =>
   `${(tag === 'a' ? '<a href="/next">' : `<${tag}>`).repeat(DEEP_COUNT)}the bottom of the page, reached at last.` +
   `${`</${tag}>`.repeat(DEEP_COUNT)}<p>After the deep part comes one more paragraph.</p></body></html>`;
 
-let server: FixtureServer;
-let session: StdioSession;
-
-function html(body: string) {
-  return (_req: unknown, res: import('node:http').ServerResponse) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(body);
-  };
-}
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  server.route('/dirty', html(DIRTY_PAGE));
-  server.route('/link-kinds', html(LINK_PAGE));
-  for (const tag of ['div', 'b', 'li', 'a']) server.route(`/deep/${tag}`, html(deepPage(tag)));
-  server.route('/notes.md', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
-    res.end(MARKDOWN);
-  });
-  server.route('/feed.xml', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
-    res.end(FEED);
-  });
-  session = await connectStdio(['--tools', 'all'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '5000',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
+const { server, session } = useMcpSession({
+  tools: 'all',
+  setup(server) {
+    server.route('/dirty', html(DIRTY_PAGE));
+    server.route('/link-kinds', html(LINK_PAGE));
+    for (const tag of ['div', 'b', 'li', 'a']) server.route(`/deep/${tag}`, html(deepPage(tag)));
+    server.route('/notes.md', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+      res.end(MARKDOWN);
+    });
+    server.route('/feed.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/rss+xml; charset=utf-8' });
+      res.end(FEED);
+    });
+  },
+  env: { FETCH_TIMEOUT: '5000' },
 });
 
 describe('output hygiene', () => {
@@ -260,20 +243,8 @@ describe('deep documents', () => {
 });
 
 describe('extraction failure', () => {
-  let slow: StdioSession;
-
-  beforeAll(async () => {
-    // One millisecond of extraction work: every page fails the limit.
-    slow = await connectStdio(['--tools', 'fetch,read_url'], {
-      ALLOW_PRIVATE_HOSTS: server.hostPort,
-      PER_DOMAIN_INTERVAL: '0',
-      EXTRACT_TIMEOUT: '1',
-    });
-  });
-
-  afterAll(async () => {
-    await slow?.close();
-  });
+  // One millisecond of extraction work: every page fails the limit.
+  const { session: slow } = useMcpSession({ server, tools: 'fetch,read_url', env: { EXTRACT_TIMEOUT: '1' } });
 
   it('fetch says extraction failed and returns the raw body, never Status: empty', async () => {
     const result = await slow.call('fetch', { url: server.url('/deep/div') });

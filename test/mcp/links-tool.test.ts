@@ -1,25 +1,12 @@
 // The links tool (seeds/links-tool.md) through a real MCP client over stdio, against the loopback fixture server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { describe, expect, it } from 'vitest';
 import { addSitePages, siteLines } from './site-pages.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { useMcpSession } from './session.js';
 
-let server: FixtureServer;
-let session: StdioSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  addSitePages(server);
-  session = await connectStdio(['--tools', 'fetch,links'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '3000',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
+const { server, session } = useMcpSession({
+  tools: 'fetch,links',
+  setup: addSitePages,
+  env: { FETCH_TIMEOUT: '3000' },
 });
 
 describe('links', () => {

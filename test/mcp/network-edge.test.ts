@@ -1,40 +1,32 @@
 // Issue 10's network edge through a real MCP client over stdio: the fetch tool's deadline covers a stalled TLS
 // handshake, and declared HTML with a NUL byte is read as a page.
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { useMcpSession } from './session.js';
 
-let server: FixtureServer;
-let session: StdioSession;
 let staller: Server;
 let stallerPort: number;
 const stalled: Socket[] = [];
 
-beforeAll(async () => {
-  server = await startFixtureServer();
-  server.route('/nul-page', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end('<!doctype html><title>Nul page</title><body><h1>Still a page</h1><p>one\u0000two</p></body>');
-  });
-  staller = createServer((socket) => {
-    stalled.push(socket);
-    socket.on('error', () => {}).resume();
-  });
-  await new Promise<void>((resolve) => staller.listen(0, '127.0.0.1', resolve));
-  stallerPort = (staller.address() as AddressInfo).port;
-  session = await connectStdio([], {
-    ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${stallerPort}`,
-    FETCH_TIMEOUT: '1500',
-    PER_DOMAIN_INTERVAL: '0',
-  });
+const { server, session } = useMcpSession({
+  async setup(server) {
+    server.route('/nul-page', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end('<!doctype html><title>Nul page</title><body><h1>Still a page</h1><p>one\u0000two</p></body>');
+    });
+    staller = createServer((socket) => {
+      stalled.push(socket);
+      socket.on('error', () => {}).resume();
+    });
+    await new Promise<void>((resolve) => staller.listen(0, '127.0.0.1', resolve));
+    stallerPort = (staller.address() as AddressInfo).port;
+  },
+  env: (server) => ({ ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${stallerPort}`, FETCH_TIMEOUT: '1500' }),
 });
 
 afterAll(async () => {
-  await session?.close();
   for (const socket of stalled) socket.destroy();
   await new Promise((resolve) => staller.close(resolve));
-  await server.close();
 });
 
 describe('fetch over MCP at the network edge', () => {

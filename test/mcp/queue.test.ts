@@ -1,32 +1,22 @@
 // The request queue through the whole product: parallel MCP calls to one host arrive PER_DOMAIN_INTERVAL apart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { describe, expect, it } from 'vitest';
+import { useMcpSession } from './session.js';
+import { connectStdio } from './stdio-client.js';
 
 const INTERVAL_MS = 400;
 
-let server: FixtureServer;
-let session: StdioSession;
 const arrivals: number[] = [];
 
-beforeAll(async () => {
-  server = await startFixtureServer();
-  server.route('/page/:n', (_req, res) => {
-    arrivals.push(performance.now());
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end('<p>Queued page with <a href="/next">a link</a> and enough words to be readable content here.</p>');
-  });
-  session = await connectStdio(['--tools', 'all'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: String(INTERVAL_MS),
-    MAX_CONCURRENT: '3',
-    FETCH_TIMEOUT: '5000',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
+const { server, session } = useMcpSession({
+  tools: 'all',
+  setup(server) {
+    server.route('/page/:n', (_req, res) => {
+      arrivals.push(performance.now());
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<p>Queued page with <a href="/next">a link</a> and enough words to be readable content here.</p>');
+    });
+  },
+  env: { PER_DOMAIN_INTERVAL: String(INTERVAL_MS), MAX_CONCURRENT: '3', FETCH_TIMEOUT: '5000' },
 });
 
 describe('queue', () => {

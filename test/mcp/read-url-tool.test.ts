@@ -1,42 +1,30 @@
 // read_url and extract_links (seeds/url-reader-architecture.md) through a real MCP client over stdio.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { describe, expect, it } from 'vitest';
 import { addSitePages, html } from './site-pages.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
+import { useMcpSession } from './session.js';
 
-let server: FixtureServer;
-let session: StdioSession;
-
-beforeAll(async () => {
-  server = await startFixtureServer();
-  addSitePages(server);
-  const paragraphs = Array.from(
-    { length: 10 },
-    (_, i) => `<p>Paragraph ${i}: ${'the river bends slowly. '.repeat(8)}</p>`,
-  );
-  server.route(
-    '/long',
-    html(
-      `<html><head><title>Long River</title></head><body><article><h1>Long River</h1>${paragraphs.join('')}</article></body></html>`,
-    ),
-  );
-  server.route(
-    '/special-tokens',
-    html(
-      `<html><head><title>Tokenizers</title></head><body><article><h1>Tokenizers</h1>${'<p>A model ends a document with &lt;|endoftext|&gt; and stops there. </p>'.repeat(6)}</article></body></html>`,
-    ),
-  );
-  session = await connectStdio(['--tools', 'url-reader'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '3000',
-    DEFAULT_MAX_LENGTH: '300',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
+const { server, session } = useMcpSession({
+  tools: 'url-reader',
+  setup(server) {
+    addSitePages(server);
+    const paragraphs = Array.from(
+      { length: 10 },
+      (_, i) => `<p>Paragraph ${i}: ${'the river bends slowly. '.repeat(8)}</p>`,
+    );
+    server.route(
+      '/long',
+      html(
+        `<html><head><title>Long River</title></head><body><article><h1>Long River</h1>${paragraphs.join('')}</article></body></html>`,
+      ),
+    );
+    server.route(
+      '/special-tokens',
+      html(
+        `<html><head><title>Tokenizers</title></head><body><article><h1>Tokenizers</h1>${'<p>A model ends a document with &lt;|endoftext|&gt; and stops there. </p>'.repeat(6)}</article></body></html>`,
+      ),
+    );
+  },
+  env: { FETCH_TIMEOUT: '3000', DEFAULT_MAX_LENGTH: '300' },
 });
 
 describe('read_url', () => {

@@ -2,15 +2,12 @@
 // still gets its answer (within the grace period), then the process exits 0. Before, the process died at once and
 // the client's call failed with "Connection closed".
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { describe, expect, it } from 'vitest';
+import { useFixtureServer } from '../use-fixture-server.js';
 import { connectStdio } from './stdio-client.js';
 
-let fixtures: FixtureServer;
-
-beforeAll(async () => {
-  fixtures = await startFixtureServer();
-  fixtures.route('/slow-answer', (_req, res) => {
+const fixtures = useFixtureServer((server) =>
+  server.route('/slow-answer', (_req, res) => {
     setTimeout(() => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(
@@ -18,12 +15,8 @@ beforeAll(async () => {
           `<p>${'Worth the wait, this page says, in enough words to count as content. '.repeat(5)}</p></main></body></html>`,
       );
     }, 1000);
-  });
-});
-
-afterAll(async () => {
-  await fixtures?.close();
-});
+  }),
+);
 
 describe('web-reader over stdio on SIGTERM', () => {
   it('lets a running call answer, then exits', async () => {

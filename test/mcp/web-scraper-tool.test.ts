@@ -1,11 +1,7 @@
 // The web_scraper tool (seeds/web-scraper-plan.md, all five milestones) through a real MCP client over stdio.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { describe, expect, it } from 'vitest';
 import { addSitePages, html } from './site-pages.js';
-import { connectStdio, type StdioSession } from './stdio-client.js';
-
-let server: FixtureServer;
-let session: StdioSession;
+import { useMcpSession } from './session.js';
 
 interface Reference {
   id: number;
@@ -23,26 +19,19 @@ const WORDY = `<!doctype html><html><head>
   (_, i) => `<p>Part ${i} has ten words of text in it <a href="/p${i % 4}">link${i}</a></p>`,
 ).join('\n')}</main></body></html>`;
 
-beforeAll(async () => {
-  server = await startFixtureServer();
-  addSitePages(server);
-  server.route('/wordy', html(WORDY));
-  server.route(
-    '/shell',
-    html(
-      '<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
-    ),
-  );
-  session = await connectStdio(['--tools', 'web_scraper'], {
-    ALLOW_PRIVATE_HOSTS: server.hostPort,
-    PER_DOMAIN_INTERVAL: '0',
-    FETCH_TIMEOUT: '3000',
-  });
-});
-
-afterAll(async () => {
-  await session?.close();
-  await server?.close();
+const { server, session } = useMcpSession({
+  tools: 'web_scraper',
+  setup(server) {
+    addSitePages(server);
+    server.route('/wordy', html(WORDY));
+    server.route(
+      '/shell',
+      html(
+        '<html><head><title>App</title></head><body><div id="root"></div><script src="/app.js"></script></body></html>',
+      ),
+    );
+  },
+  env: { FETCH_TIMEOUT: '3000' },
 });
 
 describe('web_scraper', () => {
