@@ -17,7 +17,6 @@ export {
   SecurityError,
   TimeoutError,
   ExtractionError,
-  TokenLimitError,
   InvalidArgumentError,
   type ErrorCode,
 } from './errors.js';
