@@ -5,7 +5,7 @@ import type { Config } from './config.js';
 import { PRODUCT_USER_AGENT } from './config.js';
 import { describeBinaryType, sniffContent, type ContentKind } from './content/sniff.js';
 import { renderNonHtml } from './content/render-non-html.js';
-import { ExtractionError, HttpStatusError, InvalidArgumentError, SecurityError } from './errors.js';
+import { ExtractionError, HttpStatusError } from './errors.js';
 import type { Article } from './extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from './extract/links.js';
 import type { ExplainEntry } from './extract/trace.js';
@@ -14,10 +14,11 @@ import { createFetcher } from './fetch/guarded-fetch.js';
 import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js';
 import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
 import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
+import { createRobotsGate } from './fetch/robots-gate.js';
+import { parseUrlArgument } from './fetch/url-argument.js';
 import { createExtractor, type Extractor } from './workers/extractor.js';
 import type { ArticleContent } from './workers/read-body.js';
 import type { Outcome } from './outcome.js';
-import { quoteInput } from './quote.js';
 import { cleanText } from './clean-text.js';
 
 export interface LoadOptions {
@@ -111,40 +112,6 @@ interface SharedFetch {
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-/**
- * The longest `url` argument accepted. Browsers and servers agree on no limit, but URLs past 8 KB fail in practice
- * (the common default limit of a request line: nginx `large_client_header_buffers` 8k, Apache `LimitRequestLine`
- * 8190), and RFC 9110 §4.1 asks for at least 8,000 octets to be supported. A longer one is refused before any work.
- */
-export const MAX_URL_LENGTH = 8192;
-
-/** The refusal of a url over MAX_URL_LENGTH: the limit, then the url quoted within bounds with its length. */
-export function urlTooLongMessage(url: string, argument = 'url'): string {
-  return `${argument} is too long (the limit is ${MAX_URL_LENGTH} characters): '${quoteInput(url)}'.`;
-}
-
-/** Validates a `url` argument: at most MAX_URL_LENGTH characters, absolute, parseable, http or https. */
-export function parseUrlArgument(url: unknown, argument = 'url'): URL {
-  if (typeof url !== 'string' || url.trim() === '') {
-    throw new InvalidArgumentError(argument, `${argument} is required and must be a non-empty string.`);
-  }
-  if (url.length > MAX_URL_LENGTH) throw new InvalidArgumentError(argument, urlTooLongMessage(url, argument));
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw new InvalidArgumentError(argument, `${argument} must be an absolute http(s) URL, got '${quoteInput(url)}'.`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new SecurityError(
-      'UNSUPPORTED_PROTOCOL',
-      url,
-      `Only http and https URLs can be fetched, got '${quoteInput(parsed.protocol)}' in ${argument}.`,
-    );
-  }
-  return parsed;
-}
-
 /** An explanation that is one note, for a read that ran no extraction; nothing when none was asked for. */
 function explainNote(options: ReadOptions, reason: string): { explain?: ExplainEntry[] } {
   return options.explain ? { explain: [{ phase: 'fallback', action: 'note', reason }] } : {};
@@ -169,6 +136,14 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     });
   // Requests for the same URL that overlap share one network request (see joinSharedFetch).
   const inFlight = new Map<string, SharedFetch>();
+  // RESPECT_ROBOTS=always: robots.txt is read through this same loadPage (guard, cache, queue) before any other URL.
+  const robots =
+    config.respectRobots === 'always'
+      ? createRobotsGate(async (robotsUrl, signal) => {
+          const { page } = await loadPage(robotsUrl, { signal });
+          return extractor.decode(page.body, page.headers['content-type']);
+        }, config.cacheTtlSeconds * 1000)
+      : undefined;
 
   // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
   // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
@@ -191,6 +166,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
 
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const key = cacheKey(parseUrlArgument(url).href);
+    await robots?.check(key, options.signal);
     const cached = cache.get(key);
     if (cached) return { page: cached, fromCache: true };
     options.signal?.throwIfAborted();

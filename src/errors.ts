@@ -1,6 +1,7 @@
-// The seven error classes of SPEC "Errors". Each owns one or more stable codes; a code never changes once
-// shipped, wording may improve except where a seed gives the text verbatim. Errors are thrown where the fact is
-// known and translated once per front door (MCP isError, HTTP success:false, CLI stderr + exit code).
+// The error classes of SPEC "Errors". Each owns one or more stable codes; a code never changes once shipped,
+// wording may improve except where a seed gives the text verbatim. Errors are thrown where the fact is known and
+// translated once per front door (MCP isError, HTTP success:false, CLI stderr + exit code). No class is for token
+// limits: MAX_OUTPUT_TOKENS and max_length cut with a notice, and a crawl's max_tokens skips pages in its report.
 
 export type ErrorCode =
   | 'CONNECT_FAILED'
@@ -16,7 +17,6 @@ export type ErrorCode =
   | 'QUEUE_TIMEOUT'
   | 'EXTRACTION_FAILED'
   | 'EXTRACTION_TIMEOUT'
-  | 'TOKEN_LIMIT'
   | 'INVALID_ARGUMENT';
 
 export class WebReaderError extends Error {
@@ -106,12 +106,6 @@ export class TimeoutError extends WebReaderError {
 export class ExtractionError extends WebReaderError {
   constructor(code: 'EXTRACTION_FAILED' | 'EXTRACTION_TIMEOUT', message: string, options?: { cause?: unknown }) {
     super(code, message, options);
-  }
-}
-
-export class TokenLimitError extends WebReaderError {
-  constructor(message: string) {
-    super('TOKEN_LIMIT', message);
   }
 }
 

@@ -18,7 +18,6 @@ export {
   SecurityError,
   TimeoutError,
   ExtractionError,
-  TokenLimitError,
   InvalidArgumentError,
   type ErrorCode,
 } from './errors.js';

@@ -1,10 +1,11 @@
-// robots.txt for the crawler (RFC 9309), parsed with robots-parser: groups by product token, longest-match
+// robots.txt for the crawler and, under RESPECT_ROBOTS=always, every read (RFC 9309), parsed with robots-parser: groups by product token, longest-match
 // Allow/Disallow with `*` and `$`, plus the non-standard but common `Crawl-delay` and the `Sitemap:` lines.
 // We match the group for our product token `web-reader` (else `*`): the User-Agent header is browser-like by
 // default, but robots.txt rules are addressed to crawlers by name (RFC 9309 §2.2.1).
 // What an unavailable robots.txt means follows RFC 9309 §2.3.1.3–4: 4xx → no rules; 5xx or unreachable →
 // everything disallowed. A refused address (SecurityError) is not "unreachable": the caller reports the refusal.
 import robotsParserModule from 'robots-parser';
+import { errorMessage, HttpStatusError, SecurityError } from '../errors.js';
 
 // robots-parser is CommonJS whose types declare an ES default export; under NodeNext the default import is the
 // function itself at run time, so the type is corrected here once.
@@ -45,4 +46,27 @@ export const ALLOW_ALL: RobotsRules = { isAllowed: () => true, crawlDelaySeconds
 /** robots.txt answered 5xx or could not be reached: RFC 9309 §2.3.1.4 says assume complete disallow. */
 export function disallowAll(reason: string): RobotsRules {
   return { isAllowed: () => false, crawlDelaySeconds: undefined, sitemaps: [], disallowAllReason: reason };
+}
+
+/**
+ * The rules for a URL's origin, its robots.txt read by `readText` (the engine's guarded, cached, queued fetch).
+ * RFC 9309 §2.3.1: 4xx → no rules, 5xx or unreachable → everything disallowed. Throws only for a refused address
+ * or cancellation, which the caller reports as such.
+ */
+export async function readRobotsRules(
+  url: string,
+  readText: (robotsUrl: string) => Promise<string>,
+  signal?: AbortSignal,
+): Promise<RobotsRules> {
+  const robotsUrl = robotsUrlFor(url);
+  try {
+    return parseRobots(robotsUrl, await readText(robotsUrl));
+  } catch (error) {
+    if (signal?.aborted || error instanceof SecurityError) throw error;
+    if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500 && error.status !== 429) {
+      return ALLOW_ALL; // "unavailable": no rules (§2.3.1.3)
+    }
+    if (error instanceof HttpStatusError) return disallowAll(`robots.txt answered HTTP ${error.status}`);
+    return disallowAll(`robots.txt could not be read: ${errorMessage(error)}`); // "unreachable" (§2.3.1.4)
+  }
 }

@@ -1,6 +1,6 @@
 // Argument schemas shared by several tools. Every message names the argument, so an agent can fix its call.
 import { z } from 'zod';
-import { MAX_URL_LENGTH, urlTooLongMessage } from '../engine.js';
+import { MAX_URL_LENGTH, urlTooLongMessage } from '../fetch/url-argument.js';
 
 // The schema carries the length limit too, so a client sees `maxLength` in the tool's input schema; the engine
 // checks it again for callers that skip the schema (the library's engine, crawl links).

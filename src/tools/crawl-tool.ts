@@ -11,9 +11,10 @@ import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import { parseSitemap } from '../crawl/sitemap.js';
-import { parseUrlArgument, type Engine } from '../engine.js';
-import { errorMessage, HttpStatusError, InvalidArgumentError, SecurityError } from '../errors.js';
-import { ALLOW_ALL, disallowAll, parseRobots, robotsUrlFor, type RobotsRules } from '../fetch/robots.js';
+import type { Engine } from '../engine.js';
+import { parseUrlArgument } from '../fetch/url-argument.js';
+import { InvalidArgumentError } from '../errors.js';
+import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
 import { continueLine, renderCrawl } from '../render/crawl-report.js';
 import { urlArgument } from './arguments.js';
@@ -137,22 +138,6 @@ const outputShape = {
 
 export type CrawlToolResult = z.infer<z.ZodObject<typeof outputShape>>;
 
-/** RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page. */
-async function loadRobotsRules(engine: Engine, url: string, signal: AbortSignal): Promise<RobotsRules> {
-  const robotsUrl = robotsUrlFor(url);
-  try {
-    const document = await loadDocument(engine, robotsUrl, { signal });
-    return parseRobots(robotsUrl, document.text);
-  } catch (error) {
-    if (signal.aborted || error instanceof SecurityError) throw error;
-    if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      return ALLOW_ALL; // "unavailable": no rules (§2.3.1.3)
-    }
-    if (error instanceof HttpStatusError) return disallowAll(`robots.txt answered HTTP ${error.status}`);
-    return disallowAll(`robots.txt could not be read: ${errorMessage(error)}`); // "unreachable" (§2.3.1.4)
-  }
-}
-
 /** The crawler's I/O, bound to the engine: the same fetch, extraction, link extraction, cache and queue as every tool. */
 export function engineCrawlIO(engine: Engine): CrawlIO {
   return {
@@ -174,7 +159,9 @@ export function engineCrawlIO(engine: Engine): CrawlIO {
       const urls = [...new Set(found.links.map((link) => link.url))];
       return { urls, ...(found.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
     },
-    loadRobots: (url, signal) => loadRobotsRules(engine, url, signal),
+    // RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page.
+    loadRobots: (url, signal) =>
+      readRobotsRules(url, async (robotsUrl) => (await loadDocument(engine, robotsUrl, { signal })).text, signal),
     async loadSitemap(url, signal) {
       return parseSitemap((await loadDocument(engine, url, { signal })).text);
     },

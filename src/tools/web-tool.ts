@@ -33,6 +33,16 @@ const inputShape = {
 
 type WebArguments = z.infer<z.ZodObject<typeof inputShape>>;
 
+/**
+ * Characters left for link lines under `max_length`, which the seed calls the "maximum number of characters to
+ * return": the heading and the blank line after it count too. 0 (no limit) stays 0; a heading that leaves no room
+ * leaves 1, which no link line fits. The truncation notice is appended after, as the seed says.
+ */
+function linesBudget(maxLength: number, heading: string): number {
+  if (maxLength === 0) return 0;
+  return Math.max(1, maxLength - heading.length - 2);
+}
+
 async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
   const site = await readSiteLinks(engine, args.url, { signal });
   const { page, fromCache } = site.document;
@@ -51,8 +61,9 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
     };
   }
   const lines = site.links.map((link) => linkLine(link, true));
+  const heading = `All ${site.links.length} links found on ${args.url}`;
   const limited = await limitLines(lines, {
-    maxLength: args.max_length,
+    maxLength: linesBudget(args.max_length, heading),
     startIndex: args.start_index,
     maxOutputTokens: engine.config.maxOutputTokens,
   });
@@ -63,7 +74,6 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
     );
   }
   const notice = lineTruncationNotice(limited, 'web', args.max_length);
-  const heading = `All ${site.links.length} links found on ${args.url}`;
   const parts = [heading, limited.lines.join('\n'), notice].filter((part) => part !== '');
   const truncated = limited.nextIndex !== undefined;
   return {

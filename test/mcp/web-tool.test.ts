@@ -45,7 +45,8 @@ describe('web', () => {
   it('links mode: max_length adds whole lines until the next would exceed it, then the notice', async () => {
     const url = server.url('/site');
     const lines = siteLines(server);
-    const limit = lines[0]!.length + 1 + lines[1]!.length + 5; // room for two lines, not three
+    const heading = `All 4 links found on ${url}\n\n`; // counted in max_length, as the seed's "characters to return"
+    const limit = heading.length + lines[0]!.length + 1 + lines[1]!.length + 5; // room for two lines, not three
     const result = await session.call('web', { url, mode: 'links', max_length: limit });
     const next = lines[0]!.length + lines[1]!.length + 2;
     expect(result.text).toBe(
@@ -55,6 +56,29 @@ describe('web', () => {
     );
     const rest = await session.call('web', { url, mode: 'links', start_index: next });
     expect(rest.text).toBe(`All 4 links found on ${url}\n\n${lines[2]}\n${lines[3]}`);
+  });
+
+  it('links mode: max_length counts the heading, so the text before the notice is within it', async () => {
+    const url = server.url('/site');
+    const result = await session.call('web', { url, mode: 'links', max_length: 120 });
+    const [returned, notice] = result.text.split('\n\n<error>');
+    expect(returned!.length).toBeLessThanOrEqual(120);
+    expect(returned!.startsWith(`All 4 links found on ${url}\n\n`)).toBe(true);
+    const shown = returned!.split('\n').slice(2);
+    expect(shown.length).toBeGreaterThan(0);
+    expect(siteLines(server).slice(0, shown.length)).toEqual(shown); // complete lines, in order
+    expect(notice).toContain('Content truncated. The output has been limited to 120 characters');
+    // The seed's "until the limit is met": the next line would not have fitted.
+    expect(returned!.length + 1 + siteLines(server)[shown.length]!.length).toBeGreaterThan(120);
+  });
+
+  it('links mode: a max_length the whole text fits returns it all, with no notice', async () => {
+    const url = server.url('/site');
+    const whole = `All 4 links found on ${url}\n\n${siteLines(server).join('\n')}`;
+    const exact = await session.call('web', { url, mode: 'links', max_length: whole.length });
+    expect(exact.text).toBe(whole);
+    const short = await session.call('web', { url, mode: 'links', max_length: whole.length - 1 });
+    expect(short.text).toContain('<error>Content truncated.');
   });
 
   it('links mode: the seed message when there are no links', async () => {

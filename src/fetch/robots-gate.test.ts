@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { HttpStatusError, SecurityError } from '../errors.js';
+import { createRobotsGate } from './robots-gate.js';
+import { readRobotsRules } from './robots.js';
+
+const DENY_PRIVATE = 'User-agent: *\nDisallow: /private/\n';
+
+describe('readRobotsRules (RFC 9309 §2.3.1)', () => {
+  const read = (error: Error) => readRobotsRules('https://example.com/a', () => Promise.reject(error));
+
+  it('a 4xx robots.txt means no rules; a 5xx or a failed read disallows everything, saying why', async () => {
+    expect((await read(new HttpStatusError('u', 404, 'gone'))).isAllowed('https://example.com/a')).toBe(true);
+    const down = await read(new HttpStatusError('u', 503, 'down'));
+    expect(down.isAllowed('https://example.com/a')).toBe(false);
+    expect(down.disallowAllReason).toBe('robots.txt answered HTTP 503');
+    expect((await read(new Error('reset'))).disallowAllReason).toBe('robots.txt could not be read: reset');
+  });
+
+  it('a refused address is thrown, not read as "unreachable"', async () => {
+    await expect(read(new SecurityError('PRIVATE_ADDRESS', 'u', 'refused'))).rejects.toThrow('refused');
+  });
+});
+
+describe('createRobotsGate', () => {
+  it('refuses a disallowed URL with ROBOTS_DENIED and lets the rest and robots.txt itself through', async () => {
+    const gate = createRobotsGate(async () => DENY_PRIVATE, 60_000);
+    await expect(gate.check('https://example.com/private/x')).rejects.toMatchObject({ code: 'ROBOTS_DENIED' });
+    await expect(gate.check('https://example.com/public')).resolves.toBeUndefined();
+    await expect(gate.check('https://example.com/robots.txt')).resolves.toBeUndefined();
+  });
+
+  it("keeps an origin's rules for the TTL, then reads robots.txt again", async () => {
+    let clock = 0;
+    const reads: string[] = [];
+    const gate = createRobotsGate(
+      async (url) => (reads.push(url), DENY_PRIVATE),
+      1000,
+      () => clock,
+    );
+    await gate.check('https://example.com/a');
+    await gate.check('https://example.com/b');
+    await gate.check('https://other.example/a');
+    expect(reads).toEqual(['https://example.com/robots.txt', 'https://other.example/robots.txt']);
+    clock = 1000;
+    await gate.check('https://example.com/c');
+    expect(reads).toHaveLength(3);
+  });
+
+  it('a failed read is not kept: the next read asks again', async () => {
+    let calls = 0;
+    const gate = createRobotsGate(async () => {
+      calls++;
+      throw new SecurityError('PRIVATE_ADDRESS', 'u', 'refused');
+    }, 60_000);
+    await expect(gate.check('https://example.com/a')).rejects.toThrow('refused');
+    await expect(gate.check('https://example.com/a')).rejects.toThrow('refused');
+    expect(calls).toBe(2);
+  });
+});
