@@ -21,26 +21,34 @@ function layerRules() {
     const above = LAYERS.slice(level + 1).flat();
     if (above.length === 0) return [];
     const names = above.map((unit) => (FOLDERS.has(unit) ? `${unit}/` : `${unit}\\.js$`)).join('|');
-    return units.map((unit) => ({
-      files: FOLDERS.has(unit) ? [`src/${unit}/**/*.ts`] : [`src/${unit}.ts`],
-      ignores: ['src/**/*.test.ts'],
-      rules: {
+    return units.flatMap((unit) => {
+      const layer = {
+        // A specifier that names a higher unit: from a folder '../tools/x.js' or '../../engine.js', from a file at
+        // the top of src/ './tools/x.js'.
+        regex: FOLDERS.has(unit) ? `^(?:\\.\\./)+(?:${names})` : `^\\./(?:${names})`,
+        message: `${unit} is in layer ${level}: it may import only from its own layer or lower ones (docs/architecture.md).`,
+      };
+      const rule = (patterns) => ({
         'no-restricted-imports': [
           'error',
           {
             paths: unit === 'fetch' ? [] : [{ name: 'undici', message: 'Only src/fetch/ talks to the network.' }],
-            patterns: [
-              {
-                // A specifier that names a higher unit: from a folder '../tools/x.js' or '../../engine.js', from a
-                // file at the top of src/ './tools/x.js'.
-                regex: FOLDERS.has(unit) ? `^(?:\\.\\./)+(?:${names})` : `^\\./(?:${names})`,
-                message: `${unit} is in layer ${level}: it may import only from its own layer or lower ones (docs/architecture.md).`,
-              },
-            ],
+            patterns,
           },
         ],
-      },
-    }));
+      });
+      const files = FOLDERS.has(unit) ? [`src/${unit}/**/*.ts`] : [`src/${unit}.ts`];
+      if (unit !== 'tools') return [{ files, ignores: ['src/**/*.test.ts'], rules: rule([layer]) }];
+      // A tool file never imports another: what two tools share lives in page-output.ts, load-document.ts or render/.
+      const sibling = {
+        regex: '^\\./[\\w-]+-tool\\.js$',
+        message: 'A tool file never imports another tool file: move the shared part to a module both import.',
+      };
+      return [
+        { files, ignores: ['src/**/*.test.ts', 'src/tools/*-tool.ts'], rules: rule([layer]) },
+        { files: ['src/tools/*-tool.ts'], ignores: ['src/**/*.test.ts'], rules: rule([layer, sibling]) },
+      ];
+    });
   });
 }
 

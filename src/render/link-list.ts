@@ -1,6 +1,7 @@
 // Whole-line limits for link lists (seed web-tool.md "Length Limiting": in links mode "complete lines are added
 // until adding another full line would exceed the specified limit"), with SPEC "Continuation": a cut list names the
 // start_index that continues it, and the server-wide token cap applies when no smaller limit was given.
+import type { RankedLink } from '../extract/links.js';
 import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 
 /**
@@ -96,4 +97,15 @@ export function lineTruncationNotice(result: LineLimitResult, toolName: string, 
     `<error>${result.totalLength - result.nextIndex} more characters${why}: call ${toolName} again with ` +
     `start_index=${result.nextIndex} to continue.</error>`
   );
+}
+
+/** One line per link, as the seeds show it: `- Text: url`, or `- url` without titles or text. */
+export function linkLine(link: RankedLink, titles: boolean): string {
+  const url = shortenLinkPart(link.url);
+  return titles && link.text !== '' ? `- ${shortenLinkPart(link.text)}: ${url}` : `- ${url}`;
+}
+
+export function markdownLink(text: string, url: string): string {
+  const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
+  return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
 }

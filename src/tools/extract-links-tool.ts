@@ -2,10 +2,9 @@
 // categorised internal (same site) / external, filtered, as a Markdown list grouped by category with anchor text.
 import { z } from 'zod';
 import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/links.js';
-import { limitLines } from '../render/link-list.js';
+import { limitLines, markdownLink } from '../render/link-list.js';
 import { urlArgument } from './arguments.js';
 import { documentLinks, hasLinks, loadDocument } from './load-document.js';
-import { markdownLink } from './read-url-tool.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 import { detectEmptyOutcome, type Outcome } from '../outcome.js';
 

@@ -1,14 +1,9 @@
 // The `fetch` tool of seeds/fetch-tool.md: URL → main content as Markdown (or the raw body), with max_length,
 // plus SPEC "Beyond the seeds": start_index continuation, the token cap and an outcome status.
 import { z } from 'zod';
-import type { PageContent } from '../engine.js';
-import { InvalidArgumentError } from '../errors.js';
-import { sliceContent, truncationNotice } from '../render/truncate.js';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
-import { statusLine, structuredPage, type RenderedPage } from './page-output.js';
+import { renderPageText, structuredPage } from './page-output.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
-
-export const EXTRACTION_FAILED_NOTICE = '<error>Extraction to markdown failed; returning raw content</error>';
 
 const inputShape = {
   url: urlArgument('URL to fetch'),
@@ -16,34 +11,6 @@ const inputShape = {
   raw: booleanArgument('raw', false, 'Get raw content instead of cleaning/extracting to markdown'),
   start_index: startIndexArgument,
 };
-
-/** The text for one page: the seed's heading, the content slice, and the notices placed as the seeds say. */
-export async function renderPageText(
-  toolName: string,
-  page: PageContent,
-  options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number },
-): Promise<RenderedPage> {
-  if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
-    return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
-  }
-  const body = options.raw ? page.raw || page.content : page.content;
-  if (options.startIndex > 0 && options.startIndex >= body.length) {
-    throw new InvalidArgumentError(
-      'start_index',
-      `start_index ${options.startIndex} is past the end of the content (${body.length} characters); nothing is left to read.`,
-    );
-  }
-  const slice = await sliceContent(body, options);
-  const notice = truncationNotice(slice, toolName);
-  const failed = !options.raw && page.extractionFailed;
-  const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', `Contents of ${page.url}:`, slice.text, notice];
-  return {
-    text: parts.filter((part) => part !== '').join('\n\n'),
-    truncated: slice.nextIndex !== undefined,
-    nextIndex: slice.nextIndex,
-    totalLength: slice.totalLength,
-  };
-}
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
   name: 'fetch',

@@ -1,12 +1,9 @@
 // The `links` tool of seeds/links-tool.md: the same-site links of a page, most frequent first, ties in order of
 // first appearance, with the anchor text of the first occurrence; `max_links` applied after counting.
 import { z } from 'zod';
-import type { Engine, LoadOptions } from '../engine.js';
-import { detectEmptyOutcome, type Outcome } from '../outcome.js';
-import { isSameSite, rankLinks, type RankedLink } from '../extract/links.js';
-import { limitLines, shortenLinkPart } from '../render/link-list.js';
+import { limitLines, linkLine } from '../render/link-list.js';
 import { booleanArgument, urlArgument } from './arguments.js';
-import { documentLinks, hasLinks, loadDocument, type LoadedDocument } from './load-document.js';
+import { readSiteLinks } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -20,34 +17,6 @@ const inputShape = {
     .describe('Maximum number of URLs to return'),
   titles: booleanArgument('titles', true, 'Include the anchor text for each link'),
 };
-
-export interface SiteLinks {
-  readonly document: LoadedDocument;
-  /** Same-site links, ranked (frequency, then first appearance). */
-  readonly links: RankedLink[];
-  readonly hiddenBlocksDropped: number;
-  /** Why there is nothing to list, when `links` is empty: a script shell, an empty page, not HTML. */
-  readonly emptyOutcome: Outcome;
-}
-
-/** Fetches a page (through the cache and queue) and ranks its same-site links; shared with the `web` tool. */
-export async function readSiteLinks(engine: Engine, url: string, options: LoadOptions): Promise<SiteLinks> {
-  const document = await loadDocument(engine, url, options);
-  if (!hasLinks(document)) {
-    return { document, links: [], hiddenBlocksDropped: 0, emptyOutcome: 'not_html' };
-  }
-  const { finalUrl } = document.page;
-  const found = await documentLinks(engine, document);
-  const links = rankLinks(found.links.filter((link) => isSameSite(link.url, finalUrl)));
-  const emptyOutcome = detectEmptyOutcome(document.text, 0) ?? 'empty';
-  return { document, links, hiddenBlocksDropped: found.hiddenBlocksDropped, emptyOutcome };
-}
-
-/** One line per link, as the seeds show it: `- Text: url`, or `- url` without titles or text. */
-export function linkLine(link: RankedLink, titles: boolean): string {
-  const url = shortenLinkPart(link.url);
-  return titles && link.text !== '' ? `- ${shortenLinkPart(link.text)}: ${url}` : `- ${url}`;
-}
 
 export const linksTool: ToolDefinition<typeof inputShape> = {
   name: 'links',

@@ -3,8 +3,9 @@
 import type { ContentKind } from '../content/sniff.js';
 import { sniffContent } from '../content/sniff.js';
 import type { Engine, LoadOptions } from '../engine.js';
-import type { ExtractedLinks } from '../extract/links.js';
+import { isSameSite, rankLinks, type ExtractedLinks, type RankedLink } from '../extract/links.js';
 import type { FetchedPage } from '../fetch/types.js';
+import { detectEmptyOutcome, type Outcome } from '../outcome.js';
 
 export interface LoadedDocument {
   readonly page: FetchedPage;
@@ -32,4 +33,26 @@ export async function documentLinks(engine: Engine, document: LoadedDocument): P
   if (document.kind === 'html') return engine.extractLinks(document.text, document.page.finalUrl);
   if (document.kind === 'feed') return engine.extractFeedLinks(document.text, document.page.finalUrl);
   return { links: [], hiddenBlocksDropped: 0 };
+}
+
+export interface SiteLinks {
+  readonly document: LoadedDocument;
+  /** Same-site links, ranked (frequency, then first appearance). */
+  readonly links: RankedLink[];
+  readonly hiddenBlocksDropped: number;
+  /** Why there is nothing to list, when `links` is empty: a script shell, an empty page, not HTML. */
+  readonly emptyOutcome: Outcome;
+}
+
+/** Fetches a page (through the cache and queue) and ranks its same-site links; shared with the `web` tool. */
+export async function readSiteLinks(engine: Engine, url: string, options: LoadOptions): Promise<SiteLinks> {
+  const document = await loadDocument(engine, url, options);
+  if (!hasLinks(document)) {
+    return { document, links: [], hiddenBlocksDropped: 0, emptyOutcome: 'not_html' };
+  }
+  const { finalUrl } = document.page;
+  const found = await documentLinks(engine, document);
+  const links = rankLinks(found.links.filter((link) => isSameSite(link.url, finalUrl)));
+  const emptyOutcome = detectEmptyOutcome(document.text, 0) ?? 'empty';
+  return { document, links, hiddenBlocksDropped: found.hiddenBlocksDropped, emptyOutcome };
 }

@@ -1,5 +1,8 @@
-// The parts of a single-page result every text tool shares: the outcome status line and the structured summary.
+// The parts of a single-page result every text tool shares: the outcome status line, the page text with the seeds'
+// heading and notices, and the structured summary.
 import type { PageContent } from '../engine.js';
+import { InvalidArgumentError } from '../errors.js';
+import { sliceContent, truncationNotice } from '../render/truncate.js';
 import type { Outcome } from '../outcome.js';
 import { formatBytes } from '../content/render-non-html.js';
 
@@ -44,5 +47,35 @@ export function structuredPage(
     fetched_at: page.fetchedAt.toISOString(),
     ...(page.pageCount !== undefined && { page_count: page.pageCount }),
     ...(page.markdownTwinUrl !== undefined && { markdown_twin: page.markdownTwinUrl }),
+  };
+}
+
+export const EXTRACTION_FAILED_NOTICE = '<error>Extraction to markdown failed; returning raw content</error>';
+
+/** The text for one page: the seed's heading, the content slice, and the notices placed as the seeds say. */
+export async function renderPageText(
+  toolName: string,
+  page: PageContent,
+  options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number },
+): Promise<RenderedPage> {
+  if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
+    return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
+  }
+  const body = options.raw ? page.raw || page.content : page.content;
+  if (options.startIndex > 0 && options.startIndex >= body.length) {
+    throw new InvalidArgumentError(
+      'start_index',
+      `start_index ${options.startIndex} is past the end of the content (${body.length} characters); nothing is left to read.`,
+    );
+  }
+  const slice = await sliceContent(body, options);
+  const notice = truncationNotice(slice, toolName);
+  const failed = !options.raw && page.extractionFailed;
+  const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', `Contents of ${page.url}:`, slice.text, notice];
+  return {
+    text: parts.filter((part) => part !== '').join('\n\n'),
+    truncated: slice.nextIndex !== undefined,
+    nextIndex: slice.nextIndex,
+    totalLength: slice.totalLength,
   };
 }

@@ -5,12 +5,11 @@ import { z } from 'zod';
 import type { PageContent } from '../engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
-import { shortenLinkPart } from '../render/link-list.js';
+import { markdownLink } from '../render/link-list.js';
 import { sliceContent, truncationNotice } from '../render/truncate.js';
 import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
-import { EXTRACTION_FAILED_NOTICE } from './fetch-tool.js';
-import { statusLine, structuredPage } from './page-output.js';
+import { EXTRACTION_FAILED_NOTICE, statusLine, structuredPage } from './page-output.js';
 import { countWords } from '../render/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
 
@@ -33,11 +32,6 @@ const inputShape = {
 function readUrlStatus(page: PageContent, truncated: boolean): string {
   const flags = [truncated && 'truncated', page.fromCache && 'from cache'].filter(Boolean);
   return flags.length > 0 ? `${page.outcome} (${flags.join(', ')})` : page.outcome;
-}
-
-export function markdownLink(text: string, url: string): string {
-  const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
-  return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
 }
 
 async function linksSection(page: PageContent, context: ToolContext): Promise<string> {

@@ -2,11 +2,10 @@
 // truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
 import { z } from 'zod';
 import { InvalidArgumentError } from '../errors.js';
-import { limitLines, lineTruncationNotice } from '../render/link-list.js';
+import { limitLines, lineTruncationNotice, linkLine } from '../render/link-list.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
-import { renderPageText } from './fetch-tool.js';
-import { linkLine, readSiteLinks } from './links-tool.js';
-import { structuredPage } from './page-output.js';
+import { readSiteLinks } from './load-document.js';
+import { renderPageText, structuredPage } from './page-output.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
 
 const MODES = ['markdown', 'raw', 'links'] as const;
