@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const LAYERS = [
   ['errors', 'version', 'clean-text', 'log', 'link-target', 'tokens', 'quote', 'config', 'outcome'],
   ['fetch', 'extract'],
-  ['content', 'crawl'],
+  ['formats', 'crawl'],
   ['render'],
   ['workers'],
   ['engine'],
@@ -14,7 +14,7 @@ const LAYERS = [
   ['server', 'server-tasks', 'transports'],
   ['cli', 'index'],
 ];
-const FOLDERS = new Set(['fetch', 'extract', 'content', 'crawl', 'render', 'workers', 'tools', 'transports', 'cli']);
+const FOLDERS = new Set(['fetch', 'extract', 'formats', 'crawl', 'render', 'workers', 'tools', 'transports', 'cli']);
 
 function layerRules() {
   return LAYERS.flatMap((units, level) => {

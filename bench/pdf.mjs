@@ -46,7 +46,7 @@ async function child(mode) {
     pages: Array.from({ length: PAGES }, (_, i) => pageText(i + 1)),
     compress: true,
   });
-  const { readPdfText, renderPdf } = await import('../dist/content/pdf.js');
+  const { readPdfText, renderPdf } = await import('../dist/formats/pdf.js');
   let read;
   let close = async () => {};
   if (mode === 'pool') {

@@ -3,8 +3,8 @@
 // replace the network or the worker pool; the defaults are the real ones.
 import type { Config } from './config.js';
 import { PRODUCT_USER_AGENT } from './config.js';
-import { describeBinaryType, sniffContent, type ContentKind } from './content/sniff.js';
-import { renderNonHtml } from './content/render-non-html.js';
+import { describeBinaryType, sniffContent, type ContentKind } from './formats/sniff.js';
+import { renderNonHtml } from './formats/render-non-html.js';
 import { ExtractionError, HttpStatusError } from './errors.js';
 import type { Article } from './extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from './extract/links.js';

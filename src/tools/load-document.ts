@@ -1,7 +1,7 @@
 // The fetched snapshot of a page as text, for tools that work on the HTML itself (links, web links mode,
 // extract_links, web_scraper) rather than on the extracted article. Same cache and queue as readPage.
-import type { ContentKind } from '../content/sniff.js';
-import { sniffContent } from '../content/sniff.js';
+import type { ContentKind } from '../formats/sniff.js';
+import { sniffContent } from '../formats/sniff.js';
 import type { Engine, LoadOptions } from '../engine.js';
 import { isSameSite, rankLinks, type ExtractedLinks, type RankedLink } from '../extract/links.js';
 import type { FetchedPage } from '../fetch/types.js';

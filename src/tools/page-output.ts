@@ -4,7 +4,7 @@ import type { PageContent } from '../engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { sliceContent, truncationNotice } from '../render/truncate.js';
 import type { Outcome } from '../outcome.js';
-import { formatBytes } from '../content/render-non-html.js';
+import { formatBytes } from '../formats/render-non-html.js';
 
 const STATUS_HELP: Partial<Record<Outcome, string>> = {
   empty: 'returned no readable content',

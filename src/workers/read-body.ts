@@ -4,12 +4,12 @@
 // every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
 import { cleanText } from '../clean-text.js';
 import { detectEmptyOutcome } from '../outcome.js';
-import { feedEntries, parseFeed, renderFeed } from '../content/feed.js';
-import { htmlTitle } from '../content/html-title.js';
-import { readPdfText, renderPdf, type RenderedPdf } from '../content/pdf.js';
-import { findMarkdownTwin, markdownTwinNotice } from '../content/markdown-twin.js';
-import { renderNonHtml } from '../content/render-non-html.js';
-import type { ContentKind } from '../content/sniff.js';
+import { feedEntries, parseFeed, renderFeed } from '../formats/feed.js';
+import { htmlTitle } from '../formats/html-title.js';
+import { readPdfText, renderPdf, type RenderedPdf } from '../formats/pdf.js';
+import { findMarkdownTwin, markdownTwinNotice } from '../formats/markdown-twin.js';
+import { renderNonHtml } from '../formats/render-non-html.js';
+import type { ContentKind } from '../formats/sniff.js';
 import { extractArticle } from '../extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
 import type { ExplainEntry } from '../extract/trace.js';
@@ -158,7 +158,7 @@ export interface PdfBody extends RenderedPdf {
   readonly pageCount: number;
 }
 
-/** A PDF's text as Markdown, page by page, clean; or the reason it has none (src/content/pdf.ts). */
+/** A PDF's text as Markdown, page by page, clean; or the reason it has none (src/formats/pdf.ts). */
 export async function readPdfBody(input: { readonly bytes: Uint8Array }): Promise<PdfBody> {
   const pdf = await readPdfText(input.bytes);
   const rendered = renderPdf(pdf, input.bytes.byteLength);
