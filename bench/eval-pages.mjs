@@ -33,52 +33,49 @@ export function halfOf(id) {
   return (hash >>> 7) & 1 ? 'B' : 'A';
 }
 
-/** The news set, sorted by id: `{ id, url, expected, load() }`. */
-export function newsPages(limit = Infinity) {
-  const truth = JSON.parse(readFileSync(join(NEWS, 'ground-truth.json'), 'utf8'));
+/** A set's ground truth, its keys sorted, the first `limit` of them turned into pages by `toPage(key, entry)`. */
+function readSet(dir, truthFile, limit, toPage) {
+  const truth = JSON.parse(readFileSync(join(dir, truthFile), 'utf8'));
   return Object.keys(truth)
     .sort()
     .slice(0, limit)
-    .map((id) => ({
-      id,
-      url: truth[id].url,
-      expected: truth[id].articleBody,
-      load: () => new TextDecoder('utf-8').decode(gunzipSync(readFileSync(join(NEWS, 'html', `${id}.html.gz`)))),
-    }));
+    .map((key) => toPage(key, truth[key]));
+}
+
+/** The news set, sorted by id: `{ id, url, expected, load() }`. */
+export function newsPages(limit = Infinity) {
+  return readSet(NEWS, 'ground-truth.json', limit, (id, entry) => ({
+    id,
+    url: entry.url,
+    expected: entry.articleBody,
+    load: () => new TextDecoder('utf-8').decode(gunzipSync(readFileSync(join(NEWS, 'html', `${id}.html.gz`)))),
+  }));
 }
 
 /** The multilingual set, sorted by URL: `{ id, url, with, without, load() }`. */
 export function multiPages(limit = Infinity) {
-  const data = JSON.parse(readFileSync(join(MULTI, 'evaldata.json'), 'utf8'));
-  return Object.keys(data)
-    .sort()
-    .slice(0, limit)
-    .map((url) => ({
-      id: data[url].file,
-      url,
-      with: data[url].with,
-      without: data[url].without,
-      load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MULTI, 'html', `${data[url].file}.gz`)))),
-    }));
+  return readSet(MULTI, 'evaldata.json', limit, (url, entry) => ({
+    id: entry.file,
+    url,
+    with: entry.with,
+    without: entry.without,
+    load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MULTI, 'html', `${entry.file}.gz`)))),
+  }));
 }
 
 /** The modern set, sorted by id: `{ id, url, type, title, expected, with, without, load() }`. */
 export function modernPages(limit = Infinity) {
   if (!hasModern()) return [];
-  const truth = JSON.parse(readFileSync(join(MODERN, 'ground-truth.json'), 'utf8'));
-  return Object.keys(truth)
-    .sort()
-    .slice(0, limit)
-    .map((id) => ({
-      id,
-      url: truth[id].url,
-      type: truth[id].type,
-      title: truth[id].title,
-      expected: truth[id].main_content ?? '',
-      with: truth[id].with ?? [],
-      without: truth[id].without ?? [],
-      load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MODERN, 'html', `${id}.html.gz`)))),
-    }));
+  return readSet(MODERN, 'ground-truth.json', limit, (id, entry) => ({
+    id,
+    url: entry.url,
+    type: entry.type,
+    title: entry.title,
+    expected: entry.main_content ?? '',
+    with: entry.with ?? [],
+    without: entry.without ?? [],
+    load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MODERN, 'html', `${id}.html.gz`)))),
+  }));
 }
 
 /** Bytes → text as a browser would without HTTP headers: BOM, else <meta charset> in the first bytes, else UTF-8. */

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { articlePage as page, PAGE_URL as URL, PROSE } from '../../test/fixtures/article-page.js';
 import { extractArticle } from './extract-article.js';
-
-const URL = 'https://example.com/post';
-const PROSE =
-  'The committee met on Tuesday, and after a long debate it agreed to publish the report, which runs to forty pages. ';
-
-function page(body: string): string {
-  return `<!doctype html><html lang="en"><head><title>Report</title></head><body>
-    <nav><a href="/">Home</a> <a href="/news">News</a> <a href="/about">About</a></nav>${body}
-    <footer><a href="/imprint">Imprint</a> <a href="/privacy">Privacy</a></footer></body></html>`;
-}
 
 describe('extractArticle', () => {
   it('reads the static copy in <noscript> when the page renders its article with a script', () => {

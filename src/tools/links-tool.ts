@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { limitLines, linkLine } from '../render/link-list.js';
 import { booleanArgument, urlArgument } from './arguments.js';
-import { readSiteLinks } from './load-document.js';
+import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -30,15 +30,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
     const site = await readSiteLinks(engine, args.url, { signal });
-    const { page, fromCache } = site.document;
-    const common = {
-      url: args.url,
-      final_url: page.finalUrl,
-      http_status: page.status,
-      from_cache: fromCache,
-      hidden_blocks_dropped: site.hiddenBlocksDropped,
-      fetched_at: page.fetchedAt.toISOString(),
-    };
+    const common = siteLinksSummary(args.url, site);
     if (site.links.length === 0) {
       return {
         text: `No links read on ${args.url} - it may require JavaScript or authentication.`,

@@ -56,3 +56,16 @@ export async function readSiteLinks(engine: Engine, url: string, options: LoadOp
   const emptyOutcome = detectEmptyOutcome(document.text, 0) ?? 'empty';
   return { document, links, hiddenBlocksDropped: found.hiddenBlocksDropped, emptyOutcome };
 }
+
+/** The fields every link-listing result carries about the page the links were read from. */
+export function siteLinksSummary(url: string, site: SiteLinks): Record<string, unknown> {
+  const { page, fromCache } = site.document;
+  return {
+    url,
+    final_url: page.finalUrl,
+    http_status: page.status,
+    from_cache: fromCache,
+    hidden_blocks_dropped: site.hiddenBlocksDropped,
+    fetched_at: page.fetchedAt.toISOString(),
+  };
+}

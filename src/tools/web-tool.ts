@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { InvalidArgumentError } from '../errors.js';
 import { limitLines, lineTruncationNotice, linkLine } from '../render/link-list.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
-import { readSiteLinks } from './load-document.js';
+import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { renderPageText, structuredPage } from './page-output.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
 
@@ -44,15 +44,7 @@ function linesBudget(maxLength: number, heading: string): number {
 
 async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
   const site = await readSiteLinks(engine, args.url, { signal });
-  const { page, fromCache } = site.document;
-  const common = {
-    url: args.url,
-    final_url: page.finalUrl,
-    http_status: page.status,
-    from_cache: fromCache,
-    hidden_blocks_dropped: site.hiddenBlocksDropped,
-    fetched_at: page.fetchedAt.toISOString(),
-  };
+  const common = siteLinksSummary(args.url, site);
   if (site.links.length === 0) {
     return {
       text: `No links found on ${args.url} - it may require JavaScript or authentication.`,
