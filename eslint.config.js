@@ -9,7 +9,7 @@ const LAYERS = [
   ['formats', 'crawl'],
   ['render'],
   ['workers'],
-  ['engine'],
+  ['engine', 'load-page', 'read-page'],
   ['tools'],
   ['server', 'server-tasks', 'transports'],
   ['cli', 'index'],

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from './config.js';
-import { createEngine, isBotChallenge } from './engine.js';
+import { createEngine } from './engine.js';
+import { isBotChallenge } from './load-page.js';
 import type { FetchedPage, FetchOptions } from './fetch/types.js';
 import type { Extractor } from './workers/extractor.js';
 

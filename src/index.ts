@@ -9,7 +9,9 @@ import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
 
 export { resolveConfig, type Config, type ConfigFlags } from './config.js';
-export { createEngine, type Engine, type PageContent, type LoadOptions } from './engine.js';
+export { createEngine, type Engine } from './engine.js';
+export type { LoadOptions } from './load-page.js';
+export type { PageContent } from './read-page.js';
 export { OUTCOMES, type Outcome } from './outcome.js';
 export {
   WebReaderError,

@@ -1,6 +1,6 @@
 // The parts of a single-page result every text tool shares: the outcome status line, the page text with the seeds'
 // heading and notices, and the structured summary.
-import type { PageContent } from '../engine.js';
+import type { PageContent } from '../read-page.js';
 import { InvalidArgumentError } from '../errors.js';
 import { sliceContent, truncationNotice } from '../render/truncate.js';
 import type { Outcome } from '../outcome.js';

@@ -2,7 +2,7 @@
 // header (title, final URL, word and token count, status), cut at `max_length` (DEFAULT_MAX_LENGTH), optionally
 // followed by the page's links. start_index continues a cut result from the same cached snapshot.
 import { z } from 'zod';
-import type { PageContent } from '../engine.js';
+import type { PageContent } from '../read-page.js';
 import { InvalidArgumentError } from '../errors.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
 import { markdownLink } from '../render/link-list.js';

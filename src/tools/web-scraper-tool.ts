@@ -9,7 +9,8 @@
 import { z } from 'zod';
 import { cleanText } from '../clean-text.js';
 import { quoteInput } from '../quote.js';
-import type { Engine, LoadOptions } from '../engine.js';
+import type { Engine } from '../engine.js';
+import type { LoadOptions } from '../load-page.js';
 import { detectEmptyOutcome, OUTCOMES, type Outcome } from '../outcome.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';

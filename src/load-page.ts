@@ -1,0 +1,139 @@
+// Loading: URL → fetched snapshot, in this order — the URL checked once (fetch/url-argument.ts), robots.txt when
+// RESPECT_ROBOTS=always, the page cache, a fetch of the same URL already in flight (shared, reference-counted), the
+// per-host queue (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT), the guarded fetch with its one deadline, and
+// one retry with the honest User-Agent after a bot wall. Reading the snapshot is read-page.ts's job.
+import type { Config } from './config.js';
+import { PRODUCT_USER_AGENT } from './config.js';
+import { HttpStatusError } from './errors.js';
+import { createFetcher } from './fetch/guarded-fetch.js';
+import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js';
+import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
+import { createRobotsGate } from './fetch/robots-gate.js';
+import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
+import { parseUrlArgument } from './fetch/url-argument.js';
+
+export interface LoadOptions {
+  readonly signal?: AbortSignal;
+  /** Overrides FETCH_TIMEOUT for this call. */
+  readonly timeoutMs?: number;
+}
+
+export interface LoadedPage {
+  readonly page: FetchedPage;
+  readonly fromCache: boolean;
+}
+
+export interface LoaderIO {
+  readonly fetchPage?: FetchPage;
+  readonly cache?: PageCache;
+  readonly queue?: RequestQueue;
+  /** A fetched body as text by its charset (robots.txt, read when RESPECT_ROBOTS=always). */
+  readonly decodeText: (page: FetchedPage) => Promise<string>;
+}
+
+export type LoadPage = (url: string, options?: LoadOptions) => Promise<LoadedPage>;
+
+/** One network fetch and the callers waiting on it (loadPage). */
+interface SharedFetch {
+  readonly page: Promise<FetchedPage>;
+  readonly controller: AbortController;
+  callers: number;
+}
+
+// Half the memory budget of a small server: enough for a few hundred typical pages.
+const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A bot challenge rather than a real refusal: worth one retry with the honest User-Agent. */
+export function isBotChallenge(status: number, headers: Readonly<Record<string, string>>): boolean {
+  if (headers['cf-mitigated']?.toLowerCase() === 'challenge') return true;
+  return (status === 403 || status === 503) && /challenge|captcha/i.test(headers['server-timing'] ?? '');
+}
+
+export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
+  const fetchPage = io.fetchPage ?? createFetcher(config);
+  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
+  const queue =
+    io.queue ??
+    createRequestQueue({
+      maxConcurrent: config.maxConcurrent,
+      perDomainIntervalMs: config.perDomainIntervalMs,
+      maxWaitMs: config.queueTimeoutMs,
+    });
+  // Requests for the same URL that overlap share one network request (see joinSharedFetch).
+  const inFlight = new Map<string, SharedFetch>();
+  // RESPECT_ROBOTS=always: robots.txt is read through this same loadPage (guard, cache, queue) before any other URL.
+  const robots =
+    config.respectRobots === 'always'
+      ? createRobotsGate(async (robotsUrl, signal) => {
+          const { page } = await loadPage(robotsUrl, { signal });
+          return io.decodeText(page);
+        }, config.cacheTtlSeconds * 1000)
+      : undefined;
+
+  // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
+  // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
+  function queuedFetch(url: string, options: FetchOptions): Promise<FetchedPage> {
+    const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
+    const run = (signal: AbortSignal) => fetchPage(url, { ...options, signal, timeoutMs });
+    return queue.schedule(url, run, { signal: options.signal, timeoutMs });
+  }
+
+  async function fetchWithFallback(url: string, options: LoadOptions): Promise<FetchedPage> {
+    try {
+      return await queuedFetch(url, options);
+    } catch (error) {
+      const page = error instanceof HttpStatusError ? error.page : undefined;
+      if (!(error instanceof HttpStatusError) || !page || !isBotChallenge(error.status, page.headers)) throw error;
+      // SPEC "Honest fallback on bot walls": the browser-like default met a challenge; ask once as ourselves.
+      return await queuedFetch(url, { ...options, userAgent: PRODUCT_USER_AGENT });
+    }
+  }
+
+  async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
+    const key = cacheKey(parseUrlArgument(url).href);
+    await robots?.check(key, options.signal);
+    const cached = cache.get(key);
+    if (cached) return { page: cached, fromCache: true };
+    options.signal?.throwIfAborted();
+    let shared = inFlight.get(key);
+    if (!shared) {
+      // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together.
+      const controller = new AbortController();
+      const page = fetchWithFallback(key, { ...options, signal: controller.signal })
+        .then((fetched) => {
+          cache.set(key, fetched);
+          return fetched;
+        })
+        .finally(() => {
+          if (inFlight.get(key) === entry) inFlight.delete(key);
+        });
+      const entry: SharedFetch = { page, controller, callers: 0 };
+      shared = entry;
+      inFlight.set(key, entry);
+    }
+    return { page: await joinSharedFetch(key, shared, options.signal), fromCache: false };
+  }
+
+  // One caller of a shared fetch. A caller whose signal aborts leaves at once with its own reason; the fetch itself
+  // is aborted only when every caller waiting on it has gone, so one caller's hang-up never cancels another's read.
+  function joinSharedFetch(key: string, shared: SharedFetch, signal: AbortSignal | undefined): Promise<FetchedPage> {
+    shared.callers++;
+    return new Promise<FetchedPage>((resolve, reject) => {
+      let gone = false;
+      const leave = () => {
+        gone = true;
+        reject(signal!.reason);
+        if (--shared.callers > 0) return;
+        if (inFlight.get(key) === shared) inFlight.delete(key); // a later caller starts afresh
+        shared.controller.abort(signal!.reason);
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      shared.page.then(resolve, reject).finally(() => {
+        signal?.removeEventListener('abort', leave);
+        if (!gone) shared.callers--;
+      });
+    });
+  }
+
+  return loadPage;
+}
