@@ -10,15 +10,6 @@ import { NEVER_CONTENT } from './vocabulary.js';
 // text coloured like its background), and the page's own `<style>` rules on one tag, class or id.
 // Not handled: external style sheets, selectors with more than one part, hiding inherited from an ancestor's colour.
 
-/** Why an inline `style` hides its element ('display:none', 'off-screen', …), or undefined. */
-export function hiddenStyleReason(style: string): string | undefined {
-  return hidingDeclarations(parseDeclarations(style));
-}
-
-export function isHiddenStyle(style: string): boolean {
-  return hiddenStyleReason(style) !== undefined;
-}
-
 /** What a check needs beyond the element: the page's hiding rules, and its text length for the guard below. */
 export interface HiddenContext {
   readonly sheet: HidingSheet;
