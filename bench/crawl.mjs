@@ -51,7 +51,7 @@ async function inParallel(items, limit, task) {
 // (the 91 news pages of ../shared/eval) through the same worker pool, one at a time.
 async function realPageMedianMs() {
   const { resolveConfig } = await import('../dist/config.js');
-  const { createEngine } = await import('../dist/engine.js');
+  const { createEngine } = await import('../dist/engine/engine.js');
   const engine = createEngine(resolveConfig({ EXTRACT_TIMEOUT: '30000' }));
   const pages = newsPages().map((page) => page.load());
   await engine.extractArticle(pages[0], 'https://example.com/'); // start the worker outside the timer
@@ -101,7 +101,7 @@ async function child(site, mode) {
   }
   const { startFixtureServer } = await import(`${CACHE}/fixture-server.js`);
   const { resolveConfig } = await import('../dist/config.js');
-  const { createEngine } = await import('../dist/engine.js');
+  const { createEngine } = await import('../dist/engine/engine.js');
   const { runCrawl } = await import('../dist/tools/crawl-tool.js');
   const { readUrlTool } = await import('../dist/tools/read-url-tool.js');
   const { runTool } = await import('../dist/tools/run-tool.js');

@@ -1,7 +1,7 @@
 // The library: the same engine and tools as the MCP server, HTTP API and CLI, as typed async functions.
 // Each export is here on purpose; internals stay internal.
 import { resolveConfig, type Config, type ConfigFlags } from './config.js';
-import { createEngine, type Engine } from './engine.js';
+import { createEngine, type Engine } from './engine/engine.js';
 import { InvalidArgumentError } from './errors.js';
 import type { FetchToolArguments } from './tools/fetch-tool.js';
 import { findTool } from './tools/registry.js';
@@ -9,9 +9,9 @@ import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
 
 export { resolveConfig, type Config, type ConfigFlags } from './config.js';
-export { createEngine, type Engine } from './engine.js';
-export type { LoadOptions } from './load-page.js';
-export type { PageContent } from './read-page.js';
+export { createEngine, type Engine } from './engine/engine.js';
+export type { LoadOptions } from './engine/load-page.js';
+export type { PageContent, ReadOptions } from './engine/page-content.js';
 export { OUTCOMES, type Outcome } from './outcome.js';
 export {
   WebReaderError,

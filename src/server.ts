@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { Engine } from './engine.js';
+import type { Engine } from './engine/engine.js';
 import { quoteInput } from './quote.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
@@ -64,12 +64,22 @@ export interface McpServerOptions {
 /** How long a result waits for its progress notifications to be written: a stuck client must not hold it. */
 export const PROGRESS_FLUSH_MS = 1000;
 
-async function flushProgress(sending: ReadonlySet<Promise<unknown>>): Promise<void> {
-  if (sending.size === 0) return;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROGRESS_FLUSH_MS)));
-  await Promise.race([Promise.allSettled([...sending]), bound]);
-  clearTimeout(timer);
+/**
+ * The least time between the last progress notification and the result. The SDK's client handles a notification a
+ * microtask later but a response at once: when both arrive in one read from the pipe, the response forgets the
+ * token first and the client reports the notification as unknown. A short gap lets them arrive in separate reads.
+ */
+export const PROGRESS_GAP_MS = 40;
+
+async function flushProgress(sending: ReadonlySet<Promise<unknown>>, lastSentAt: number): Promise<void> {
+  if (sending.size > 0) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROGRESS_FLUSH_MS)));
+    await Promise.race([Promise.allSettled([...sending]), bound]);
+    clearTimeout(timer);
+  }
+  const gap = lastSentAt + PROGRESS_GAP_MS - performance.now();
+  if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
 }
 
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
@@ -128,6 +138,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
     // notifications reference a request in progress). So the result waits for the notifications already sent.
     const sending = new Set<Promise<unknown>>();
+    let lastSentAt = -Infinity;
     const output = await runTool(tool, request.params.arguments, {
       engine,
       signal: extra.signal,
@@ -139,11 +150,14 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
               const sent = extra
                 .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
                 .catch(() => undefined) // the client may be gone; progress is best-effort
-                .finally(() => sending.delete(sent));
+                .finally(() => {
+                  sending.delete(sent);
+                  lastSentAt = performance.now();
+                });
               sending.add(sent);
             },
     }).finally(() => options.calls?.end());
-    await flushProgress(sending);
+    await flushProgress(sending, lastSentAt);
     return toCallToolResult(output, tool);
   });
   // A task's work belongs to its session: the store (and its results) go when the server closes (DELETE, idle

@@ -8,8 +8,9 @@ import { join } from 'node:path';
 import type { CrawlResult } from '../crawl/commit.js';
 import type { CrawlProgress } from '../crawl/crawl-site.js';
 import { createFileResumeStore } from '../crawl/resume-store.js';
-import type { Engine } from '../engine.js';
-import { renderCrawl, renderCrawlSummary } from '../render/crawl-report.js';
+import type { Engine } from '../engine/engine.js';
+import { renderCrawl, renderCrawlSummary } from '../output/crawl-report.js';
+import { cliCrawlContinueLine } from '../output/notices.js';
 import { crawlTool, crawlToolResult, runCrawl, type CrawlArguments } from '../tools/crawl-tool.js';
 import { parseArguments } from '../tools/run-tool.js';
 
@@ -40,10 +41,6 @@ export interface CrawlCommandResult {
 /** Stopped crawls between CLI runs: one JSON file each, private to the user (see resume-store.ts). */
 export function defaultResumeDir(): string {
   return join(tmpdir(), `web-reader-crawls-${process.getuid?.() ?? 'user'}`);
-}
-
-export function continueCommand(id: string): string {
-  return `To continue: web-reader crawl --continue ${id}`;
 }
 
 const BAR_WIDTH = 24;
@@ -106,7 +103,7 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
   });
   if (showBar) options.stderr.write('\n');
   const { result, notes, continueFrom } = run;
-  const hint = continueFrom && continueCommand(continueFrom);
+  const hint = continueFrom && cliCrawlContinueLine(continueFrom);
   if (options.out !== undefined) {
     const indexName = await writePages(options.out, result, notes, hint);
     const summary = renderCrawlSummary(result, notes, hint);

@@ -3,7 +3,7 @@
 // With no command it is the MCP server on stdio, which is what MCP clients launch.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { resolveConfig, type Config, type ConfigFlags } from '../config.js';
-import { createEngine } from '../engine.js';
+import { createEngine } from '../engine/engine.js';
 import { errorMessage, InvalidArgumentError } from '../errors.js';
 import { formatExplain } from '../extract/trace.js';
 import { quoteInput } from '../quote.js';

@@ -11,14 +11,24 @@ export const urlArgument = (description: string) =>
     .max(MAX_URL_LENGTH, { error: (issue) => urlTooLongMessage(String(issue.input), 'url') })
     .describe(description);
 
+/** An integer of at least `min`, with no upper bound but JavaScript's exact integers. */
+export const integerAtLeast = (name: string, min: number) => {
+  const message = `${name} must be an integer ≥ ${min}`;
+  return z
+    .number({ error: message })
+    .int({ error: message })
+    .min(min, { error: message })
+    .max(Number.MAX_SAFE_INTEGER, { error: `${name} is too large` });
+};
+
+/** An integer in [min, max]; the message gives the range. */
+export const integerBetween = (name: string, min: number, max: number) => {
+  const message = `${name} must be an integer between ${min} and ${max}`;
+  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
+};
+
 export const nonNegativeInteger = (name: string, fallback: number, description: string) =>
-  z
-    .number({ error: `${name} must be an integer ≥ 0` })
-    .int({ error: `${name} must be an integer ≥ 0` })
-    .min(0, { error: `${name} must be an integer ≥ 0` })
-    .max(Number.MAX_SAFE_INTEGER, { error: `${name} is too large` })
-    .default(fallback)
-    .describe(description);
+  integerAtLeast(name, 0).default(fallback).describe(description);
 
 export const booleanArgument = (name: string, fallback: boolean, description: string) =>
   z

@@ -11,15 +11,16 @@ import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import { parseSitemap } from '../crawl/sitemap.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/engine.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { InvalidArgumentError } from '../errors.js';
 import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
-import { continueLine, renderCrawl } from '../render/crawl-report.js';
-import { urlArgument } from './arguments.js';
+import { renderCrawl } from '../output/crawl-report.js';
+import { crawlContinueLine } from '../output/notices.js';
+import { integerBetween, urlArgument } from './arguments.js';
 import { loadDocument } from './load-document.js';
-import { statusLine } from './page-output.js';
+import { statusLine } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
 
 /** Entries per skipped list in structuredContent; the counts are always complete. */
@@ -32,11 +33,6 @@ export const STRUCTURED_LIST_LIMIT = 1000;
 export const DEFAULT_MAX_SECONDS = 45;
 export const MAX_MAX_SECONDS = 3600;
 
-const integerArgument = (name: string, min: number, max: number) => {
-  const message = `${name} must be an integer between ${min} and ${max}`;
-  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
-};
-
 const stringList = (name: string) =>
   z.array(
     z.string({ error: `${name} must be a list of strings` }).min(1, { error: `${name} entries must not be empty` }),
@@ -48,7 +44,7 @@ const stringList = (name: string) =>
 const inputShape = {
   url: urlArgument('URL to start crawling from (http or https); not needed with continue_from').optional(),
   // No static default: DEFAULT_MAX_TOKENS is configuration, resolved when the tool runs.
-  max_tokens: integerArgument('max_tokens', 1, 10_000_000)
+  max_tokens: integerBetween('max_tokens', 1, 10_000_000)
     .optional()
     .describe(
       'Token budget for all pages together (default DEFAULT_MAX_TOKENS, 100000, lowered to MAX_OUTPUT_TOKENS when that is smaller). Never exceeded: the page that does not fit is cut with a notice',
@@ -64,11 +60,11 @@ const inputShape = {
   exclude_patterns: stringList('exclude_patterns')
     .default([])
     .describe('Never follow URLs matching one of these (same syntax as patterns)'),
-  max_pages: integerArgument('max_pages', 1, 10000).default(100).describe('Maximum number of pages to read'),
-  max_depth: integerArgument('max_depth', 0, 100)
+  max_pages: integerBetween('max_pages', 1, 10000).default(100).describe('Maximum number of pages to read'),
+  max_depth: integerBetween('max_depth', 0, 100)
     .default(5)
     .describe('Maximum link distance from the start URL (0 reads the start page only)'),
-  max_seconds: integerArgument('max_seconds', 1, MAX_MAX_SECONDS)
+  max_seconds: integerBetween('max_seconds', 1, MAX_MAX_SECONDS)
     .default(DEFAULT_MAX_SECONDS)
     .describe(
       'Stop after this many seconds with the pages read so far and a continue_from id (default 45, below the 60 s most MCP clients wait)',
@@ -368,7 +364,7 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
       onProgress: onProgress ? (progress) => onProgress(toolProgress(progress)) : undefined,
     });
     return {
-      text: renderCrawl(run.result, run.notes, run.continueFrom && continueLine(run.continueFrom)),
+      text: renderCrawl(run.result, run.notes, run.continueFrom && crawlContinueLine(run.continueFrom)),
       structured: crawlToolResult(run),
       // Nothing read yet but a continuation ready (a slow start page at the time limit) is not a failure.
       ...(run.result.pages.length === 0 && !run.continueFrom ? { isError: true } : {}),

@@ -2,7 +2,8 @@
 // categorised internal (same site) / external, filtered, as a Markdown list grouped by category with anchor text.
 import { z } from 'zod';
 import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/links.js';
-import { limitLines, markdownLink } from '../render/link-list.js';
+import { limitLines, markdownLink } from '../output/link-list.js';
+import { filteredLinksHeading, noFilteredLinks } from '../output/notices.js';
 import { urlArgument } from './arguments.js';
 import { documentLinks, hasLinks, loadDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
@@ -62,7 +63,7 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
           ? 'ok'
           : (detectEmptyOutcome(document.text, 0) ?? 'empty');
       return {
-        text: `No ${which}links found on ${args.url}.`,
+        text: noFilteredLinks(which, args.url),
         structured: { status: empty, ...common, truncated: false, internal: [], external: [] },
       };
     }
@@ -70,7 +71,7 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
       args.filter !== 'external' ? `${internal.length} internal` : '',
       args.filter !== 'internal' ? `${external.length} external` : '',
     ].filter((part) => part !== '');
-    const heading = `Links found on ${args.url} (filter: ${args.filter}): ${counts.join(', ')}`;
+    const heading = filteredLinksHeading(args.url, args.filter, counts);
     const lines = [...section('Internal links', wanted.internal), ...section('External links', wanted.external)];
     const limited = await limitLines(lines, {
       maxLength: 0,

@@ -2,7 +2,7 @@
 // plus SPEC "Beyond the seeds": start_index continuation, the token cap and an outcome status.
 import { z } from 'zod';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
-import { renderPageText, structuredPage } from './page-output.js';
+import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {

@@ -1,20 +1,14 @@
 // The `links` tool of seeds/links-tool.md: the same-site links of a page, most frequent first, ties in order of
 // first appearance, with the anchor text of the first occurrence; `max_links` applied after counting.
-import { z } from 'zod';
-import { limitLines, linkLine } from '../render/link-list.js';
-import { booleanArgument, urlArgument } from './arguments.js';
+import { limitLines, linkLine } from '../output/link-list.js';
+import { noLinksRead } from '../output/notices.js';
+import { booleanArgument, integerAtLeast, urlArgument } from './arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
   url: urlArgument('URL to scrape for links'),
-  max_links: z
-    .number({ error: 'max_links must be an integer ≥ 1' })
-    .int({ error: 'max_links must be an integer ≥ 1' })
-    .min(1, { error: 'max_links must be an integer ≥ 1' })
-    .max(Number.MAX_SAFE_INTEGER, { error: 'max_links is too large' })
-    .default(100)
-    .describe('Maximum number of URLs to return'),
+  max_links: integerAtLeast('max_links', 1).default(100).describe('Maximum number of URLs to return'),
   titles: booleanArgument('titles', true, 'Include the anchor text for each link'),
 };
 
@@ -33,7 +27,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     const common = siteLinksSummary(args.url, site);
     if (site.links.length === 0) {
       return {
-        text: `No links read on ${args.url} - it may require JavaScript or authentication.`,
+        text: noLinksRead(args.url),
         structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0, links: [] },
       };
     }

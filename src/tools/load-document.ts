@@ -2,8 +2,8 @@
 // extract_links, web_scraper) rather than on the extracted article. Same cache and queue as readPage.
 import type { ContentKind } from '../formats/sniff.js';
 import { sniffContent } from '../formats/sniff.js';
-import type { Engine } from '../engine.js';
-import type { LoadOptions } from '../load-page.js';
+import type { Engine } from '../engine/engine.js';
+import type { LoadOptions } from '../engine/load-page.js';
 import { isSameSite, rankLinks, type ExtractedLinks, type RankedLink } from '../extract/links.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { detectEmptyOutcome, type Outcome } from '../outcome.js';

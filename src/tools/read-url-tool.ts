@@ -1,26 +1,21 @@
 // The `read_url` tool of seeds/url-reader-architecture.md: one URL → its main content as Markdown under a metadata
 // header (title, final URL, word and token count, status), cut at `max_length` (DEFAULT_MAX_LENGTH), optionally
 // followed by the page's links. start_index continues a cut result from the same cached snapshot.
-import { z } from 'zod';
-import type { PageContent } from '../read-page.js';
-import { InvalidArgumentError } from '../errors.js';
+import type { PageContent } from '../engine/page-content.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
-import { markdownLink } from '../render/link-list.js';
-import { sliceContent, truncationNotice } from '../render/truncate.js';
+import { markdownLink } from '../output/link-list.js';
+import { checkStartIndex, sliceContent, truncationNotice } from '../output/truncate.js';
+import { EXTRACTION_FAILED_NOTICE } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
-import { booleanArgument, startIndexArgument, urlArgument } from './arguments.js';
-import { EXTRACTION_FAILED_NOTICE, statusLine, structuredPage } from './page-output.js';
-import { countWords } from '../render/scraper-json.js';
+import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
+import { statusLine, structuredPage } from '../output/page-text.js';
+import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
 
 const inputShape = {
   url: urlArgument('URL of the page to read (http or https)'),
   // No static default: DEFAULT_MAX_LENGTH is configuration, resolved when the tool runs.
-  max_length: z
-    .number({ error: 'max_length must be an integer ≥ 0' })
-    .int({ error: 'max_length must be an integer ≥ 0' })
-    .min(0, { error: 'max_length must be an integer ≥ 0' })
-    .max(Number.MAX_SAFE_INTEGER, { error: 'max_length is too large' })
+  max_length: integerAtLeast('max_length', 0)
     .optional()
     .describe('Maximum characters of content to return (default DEFAULT_MAX_LENGTH, 50000; 0 is unlimited)'),
   include_links: booleanArgument('include_links', false, 'Append the list of links found on the page'),
@@ -62,12 +57,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
     }
     const links = args.include_links ? await linksSection(page, context) : '';
     const body = [page.content, links].filter((part) => part !== '').join('\n\n');
-    if (args.start_index > 0 && args.start_index >= body.length) {
-      throw new InvalidArgumentError(
-        'start_index',
-        `start_index ${args.start_index} is past the end of the content (${body.length} characters); nothing is left to read.`,
-      );
-    }
+    checkStartIndex(args.start_index, body.length);
     const slice = await sliceContent(body, {
       maxLength,
       startIndex: args.start_index,

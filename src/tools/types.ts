@@ -1,7 +1,7 @@
 // What a tool is: a name, a description for the model, an argument schema, and a run function over the engine.
 // Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
 import type { z } from 'zod';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/engine.js';
 import type { Outcome } from '../outcome.js';
 import type { ExplainEntry } from '../extract/trace.js';
 

@@ -9,22 +9,18 @@
 import { z } from 'zod';
 import { cleanText } from '../clean-text.js';
 import { quoteInput } from '../quote.js';
-import type { Engine } from '../engine.js';
-import type { LoadOptions } from '../load-page.js';
+import type { Engine } from '../engine/engine.js';
+import type { LoadOptions } from '../engine/load-page.js';
 import { detectEmptyOutcome, OUTCOMES, type Outcome } from '../outcome.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
-import { chunkText, qualityOf } from '../render/scraper-json.js';
+import { chunkText, qualityOf } from '../output/scraper-json.js';
+import { scraperSentences } from '../output/notices.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
-import { booleanArgument, urlArgument } from './arguments.js';
+import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
-
-const integerBetween = (name: string, min: number, max: number) => {
-  const message = `${name} must be an integer between ${min} and ${max}`;
-  return z.number({ error: message }).int({ error: message }).min(min, { error: message }).max(max, { error: message });
-};
 
 const inputShape = {
   url: urlArgument('The URL to fetch and parse'),
@@ -97,21 +93,20 @@ function isoSeconds(date: Date): string {
 
 /** The seed's milestone-4 messages; anything else keeps our own message. */
 export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds: number): string {
-  if (error instanceof TimeoutError && error.code === 'TIMEOUT')
-    return `Timeout fetching ${url} after ${timeoutSeconds}s`;
+  if (error instanceof TimeoutError && error.code === 'TIMEOUT') return scraperSentences.timeout(url, timeoutSeconds);
   if (error instanceof HttpStatusError) {
     if (error.status === 429) {
       const header = error.page?.headers['retry-after'];
-      return `Rate limited. Retry after: ${header ?? error.retryAfterSeconds ?? 'unknown'}`;
+      return scraperSentences.rateLimited(header ?? error.retryAfterSeconds ?? 'unknown');
     }
-    return `HTTP error ${error.status} for ${url}`;
+    return scraperSentences.httpError(error.status, url);
   }
   if (error instanceof FetchError && error.code === 'CONNECT_FAILED') {
     const cause = (error as { cause?: unknown }).cause;
-    return `Connection error for ${url}: ${cause === undefined ? errorMessage(error) : errorMessage(cause)}`;
+    return scraperSentences.connectionError(url, errorMessage(cause === undefined ? error : cause));
   }
   if (error instanceof FetchError && error.code === 'RESPONSE_TOO_LARGE') {
-    return `Content too large: ${errorMessage(error)}`;
+    return scraperSentences.tooLarge(errorMessage(error));
   }
   return errorMessage(error);
 }
@@ -156,7 +151,7 @@ async function scrapeDocument(
   const page = await engine.readPage(url, options);
   return {
     scraped: { ...EMPTY_SCRAPE, text: page.content, metadata: { ...EMPTY_SCRAPE.metadata, title: page.title ?? null } },
-    notice: `Non-HTML content type: ${contentType || 'none'}`,
+    notice: scraperSentences.nonHtml(contentType),
     outcome: 'not_html',
   };
 }

@@ -1,11 +1,12 @@
 // The `web` tool of seeds/web-tool.md: one tool, three modes. "markdown" and "raw" read like `fetch` (same heading,
 // truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
 import { z } from 'zod';
-import { InvalidArgumentError } from '../errors.js';
-import { limitLines, lineTruncationNotice, linkLine } from '../render/link-list.js';
+import { limitLines, lineTruncationNotice, linkLine } from '../output/link-list.js';
+import { allLinksFound, noLinksFound } from '../output/notices.js';
+import { checkStartIndex } from '../output/truncate.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
-import { renderPageText, structuredPage } from './page-output.js';
+import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
 
 const MODES = ['markdown', 'raw', 'links'] as const;
@@ -47,23 +48,18 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   const common = siteLinksSummary(args.url, site);
   if (site.links.length === 0) {
     return {
-      text: `No links found on ${args.url} - it may require JavaScript or authentication.`,
+      text: noLinksFound(args.url),
       structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0 },
     };
   }
   const lines = site.links.map((link) => linkLine(link, true));
-  const heading = `All ${site.links.length} links found on ${args.url}`;
+  const heading = allLinksFound(site.links.length, args.url);
   const limited = await limitLines(lines, {
     maxLength: linesBudget(args.max_length, heading),
     startIndex: args.start_index,
     maxOutputTokens: engine.config.maxOutputTokens,
   });
-  if (args.start_index > 0 && args.start_index >= limited.totalLength) {
-    throw new InvalidArgumentError(
-      'start_index',
-      `start_index ${args.start_index} is past the end of the link list (${limited.totalLength} characters); nothing is left to read.`,
-    );
-  }
+  checkStartIndex(args.start_index, limited.totalLength, 'the link list');
   const notice = lineTruncationNotice(limited, 'web', args.max_length);
   const parts = [heading, limited.lines.join('\n'), notice].filter((part) => part !== '');
   const truncated = limited.nextIndex !== undefined;

@@ -5,7 +5,7 @@
 // is a graceful stop: running calls get `stopSignal` and DEFAULT_SHUTDOWN_GRACE_MS to answer (a crawl answers at
 // once with the pages it has, marked stopped), then what still runs is cancelled and the process exits.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { Engine } from '../engine.js';
+import type { Engine } from '../engine/engine.js';
 import { log } from '../log.js';
 import { createMcpServer } from '../server.js';
 import type { AnyTool } from '../tools/registry.js';

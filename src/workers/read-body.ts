@@ -14,8 +14,8 @@ import { extractArticle } from '../extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
-import { disarmMarkdownLinks } from '../render/disarm-markdown.js';
-import { withTitleHeading } from '../render/title-heading.js';
+import { disarmMarkdownLinks } from '../formats/disarm-markdown.js';
+import { withTitleHeading } from '../extract/title-heading.js';
 
 export interface TextBodyInput {
   readonly bytes: Uint8Array;
@@ -48,7 +48,7 @@ export function readTextBody(input: TextBodyInput): TextBody {
   const raw = cleanText(text);
   let content = rendered === text ? raw : cleanText(rendered);
   // Markdown and text the page wrote itself keep their words; links to other schemes than http, https and mailto
-  // are made literal (src/render/disarm-markdown.ts).
+  // are made literal (src/formats/disarm-markdown.ts).
   if (input.kind === 'markdown' || input.kind === 'text') content = disarmMarkdownLinks(content);
   return {
     raw,

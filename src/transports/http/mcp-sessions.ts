@@ -16,7 +16,7 @@ import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../../config.js';
-import type { Engine } from '../../engine.js';
+import type { Engine } from '../../engine/engine.js';
 import { log } from '../../log.js';
 import { quoteInput } from '../../quote.js';
 import { createMcpServer } from '../../server.js';

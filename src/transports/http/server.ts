@@ -16,7 +16,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../../config.js';
-import type { Engine } from '../../engine.js';
+import type { Engine } from '../../engine/engine.js';
 import { log } from '../../log.js';
 import { quoteInput } from '../../quote.js';
 import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';

@@ -6,7 +6,7 @@
 // Thin: validation, running and error translation live in runTool, shared with MCP and the CLI.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../config.js';
-import type { Engine } from '../../engine.js';
+import type { Engine } from '../../engine/engine.js';
 import { quoteInput } from '../../quote.js';
 import { inputJsonSchema } from '../../server.js';
 import type { AnyTool } from '../../tools/registry.js';

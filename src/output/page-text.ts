@@ -1,20 +1,14 @@
 // The parts of a single-page result every text tool shares: the outcome status line, the page text with the seeds'
 // heading and notices, and the structured summary.
-import type { PageContent } from '../read-page.js';
-import { InvalidArgumentError } from '../errors.js';
-import { sliceContent, truncationNotice } from '../render/truncate.js';
+import type { PageContent } from '../engine/page-content.js';
+import { checkStartIndex, sliceContent, truncationNotice } from './truncate.js';
+import { contentsHeading, EXTRACTION_FAILED_NOTICE, OUTCOME_HELP, OUTCOME_HELP_FALLBACK } from './notices.js';
 import type { Outcome } from '../outcome.js';
 import { formatBytes } from '../formats/render-non-html.js';
 
-const STATUS_HELP: Partial<Record<Outcome, string>> = {
-  empty: 'returned no readable content',
-  needs_js:
-    'is a JavaScript application shell with no readable content in its HTML; a browser-rendering tool is needed to read it',
-};
-
 /** One short line where a text tool would otherwise return empty or misleading text. */
 export function statusLine(page: PageContent): string {
-  const help = page.statusDetail ?? STATUS_HELP[page.outcome] ?? 'returned nothing to read';
+  const help = page.statusDetail ?? OUTCOME_HELP[page.outcome] ?? OUTCOME_HELP_FALLBACK;
   const type = page.mediaType || 'no content type';
   return `Status: ${page.outcome} — ${page.url} ${help} (HTTP ${page.httpStatus}, ${type}, ${formatBytes(page.byteLength)}).`;
 }
@@ -50,8 +44,6 @@ export function structuredPage(
   };
 }
 
-export const EXTRACTION_FAILED_NOTICE = '<error>Extraction to markdown failed; returning raw content</error>';
-
 /** The text for one page: the seed's heading, the content slice, and the notices placed as the seeds say. */
 export async function renderPageText(
   toolName: string,
@@ -62,16 +54,11 @@ export async function renderPageText(
     return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
   }
   const body = options.raw ? page.raw || page.content : page.content;
-  if (options.startIndex > 0 && options.startIndex >= body.length) {
-    throw new InvalidArgumentError(
-      'start_index',
-      `start_index ${options.startIndex} is past the end of the content (${body.length} characters); nothing is left to read.`,
-    );
-  }
+  checkStartIndex(options.startIndex, body.length);
   const slice = await sliceContent(body, options);
   const notice = truncationNotice(slice, toolName);
   const failed = !options.raw && page.extractionFailed;
-  const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', `Contents of ${page.url}:`, slice.text, notice];
+  const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', contentsHeading(page.url), slice.text, notice];
   return {
     text: parts.filter((part) => part !== '').join('\n\n'),
     truncated: slice.nextIndex !== undefined,

@@ -16,11 +16,6 @@ const STOP_WORDS: Readonly<Record<CrawlResult['stopReason'], string>> = {
   cancelled: 'cancelled',
 };
 
-/** The one line an agent copies to read the rest (the CLI words its own: `web-reader crawl --continue ID`). */
-export function continueLine(id: string): string {
-  return `To continue: call crawl with continue_from="${id}"`;
-}
-
 function list(title: string, entries: readonly (SkippedUrl | FailedUrl)[]): string {
   if (entries.length === 0) return '';
   const lines = entries
@@ -75,7 +70,7 @@ export function renderCrawlSummary(result: CrawlResult, notes: readonly string[]
   return [`## Crawl summary`, facts.join('\n'), ...lists].filter((part) => part !== '').join('\n\n');
 }
 
-/** `continueHint`: the line that continues a crawl stopped in time (continueLine for agents). */
+/** `continueHint`: the line that continues a crawl stopped in time (src/output/notices.ts). */
 export function renderCrawl(result: CrawlResult, notes: readonly string[] = [], continueHint?: string): string {
   return `${renderCrawlPages(result)}---\n\n${renderCrawlSummary(result, notes, continueHint)}`;
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { resolveConfig } from './config.js';
+import { resolveConfig } from '../config.js';
 import { createEngine } from './engine.js';
 import { isBotChallenge } from './load-page.js';
-import type { FetchedPage, FetchOptions } from './fetch/types.js';
-import type { Extractor } from './workers/extractor.js';
+import type { FetchedPage, FetchOptions } from '../fetch/types.js';
+import type { Extractor } from '../workers/extractor.js';
 
 describe('isBotChallenge', () => {
   it('recognises the cf-mitigated challenge header, not an ordinary 403', () => {

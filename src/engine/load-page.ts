@@ -2,15 +2,15 @@
 // RESPECT_ROBOTS=always, the page cache, a fetch of the same URL already in flight (shared, reference-counted), the
 // per-host queue (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT), the guarded fetch with its one deadline, and
 // one retry with the honest User-Agent after a bot wall. Reading the snapshot is read-page.ts's job.
-import type { Config } from './config.js';
-import { PRODUCT_USER_AGENT } from './config.js';
-import { HttpStatusError } from './errors.js';
-import { createFetcher } from './fetch/guarded-fetch.js';
-import { cacheKey, createPageCache, type PageCache } from './fetch/page-cache.js';
-import { createRequestQueue, type RequestQueue } from './fetch/queue.js';
-import { createRobotsGate } from './fetch/robots-gate.js';
-import type { FetchedPage, FetchOptions, FetchPage } from './fetch/types.js';
-import { parseUrlArgument } from './fetch/url-argument.js';
+import type { Config } from '../config.js';
+import { PRODUCT_USER_AGENT } from '../config.js';
+import { HttpStatusError } from '../errors.js';
+import { createFetcher } from '../fetch/guarded-fetch.js';
+import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
+import { createRequestQueue, type RequestQueue } from '../fetch/queue.js';
+import { createRobotsGate } from '../fetch/robots-gate.js';
+import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
+import { parseUrlArgument } from '../fetch/url-argument.js';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;

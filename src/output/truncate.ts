@@ -1,7 +1,9 @@
 // Length limits and continuation (seed fetch-tool.md "Length Limiting", SPEC "Continuation" and "Context-safe by
 // default"). Content is sliced from `startIndex`, cut at `maxLength` characters, and, when the caller gave no
 // smaller limit, at the server-wide token cap. Every cut says so and names the start_index that continues.
+import { InvalidArgumentError } from '../errors.js';
 import { prefixLengthWithinTokens } from '../tokens.js';
+import { startIndexPastEnd, truncationSentence } from './notices.js';
 
 export interface SliceOptions {
   /** Characters to return; 0 means no character limit. */
@@ -67,11 +69,18 @@ export async function sliceContent(content: string, options: SliceOptions): Prom
  */
 export function truncationNotice(result: SliceResult, toolName: string): string {
   if (result.nextIndex === undefined || result.limitedBy === undefined) return '';
-  const limit = result.text.length;
-  const why = result.limitedBy === 'max_output_tokens' ? ' to stay within MAX_OUTPUT_TOKENS' : '';
-  return (
-    `<error>Content truncated. The output has been limited to ${limit} characters</error>\n` +
-    `<error>${result.totalLength - result.nextIndex} more characters${why}: call ${toolName} again with ` +
-    `start_index=${result.nextIndex} to continue.</error>`
-  );
+  return truncationSentence({
+    limit: result.text.length,
+    totalLength: result.totalLength,
+    nextIndex: result.nextIndex,
+    byTokens: result.limitedBy === 'max_output_tokens',
+    toolName,
+  });
+}
+
+/** A start_index at or past the end is a mistake the agent can fix: say so instead of returning nothing. */
+export function checkStartIndex(startIndex: number, length: number, what?: string): void {
+  if (startIndex > 0 && startIndex >= length) {
+    throw new InvalidArgumentError('start_index', startIndexPastEnd(startIndex, length, what));
+  }
 }

@@ -1,16 +1,17 @@
 // The engine every front door ends up in (MCP, HTTP API, CLI, library), along its two jobs: loading, URL → fetched
 // snapshot (load-page.ts), and reading, snapshot → what a model reads (read-page.ts). I/O comes in through EngineIO
 // so tests and the library can replace the network or the worker pool; the defaults are the real ones.
-import type { Config } from './config.js';
-import type { Article } from './extract/extract-article.js';
-import type { ExtractedLinks } from './extract/links.js';
-import type { ScrapedHtml } from './extract/scrape.js';
-import type { PageCache } from './fetch/page-cache.js';
-import type { RequestQueue } from './fetch/queue.js';
-import type { FetchedPage, FetchPage } from './fetch/types.js';
+import type { Config } from '../config.js';
+import type { Article } from '../extract/extract-article.js';
+import type { ExtractedLinks } from '../extract/links.js';
+import type { ScrapedHtml } from '../extract/scrape.js';
+import type { PageCache } from '../fetch/page-cache.js';
+import type { RequestQueue } from '../fetch/queue.js';
+import type { FetchedPage, FetchPage } from '../fetch/types.js';
 import { createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
-import { createPageReader, type PageContent, type ReadOptions } from './read-page.js';
-import { createExtractor, type Extractor } from './workers/extractor.js';
+import type { PageContent, ReadOptions } from './page-content.js';
+import { createPageReader } from './read-page.js';
+import { createExtractor, type Extractor } from '../workers/extractor.js';
 
 export interface EngineIO {
   readonly fetchPage?: FetchPage;

@@ -3,6 +3,7 @@
 // start_index that continues it, and the server-wide token cap applies when no smaller limit was given.
 import type { RankedLink } from '../extract/links.js';
 import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
+import { truncationSentence } from './notices.js';
 
 /**
  * Longest link text or URL shown whole in one listed link line (links, web links mode, extract_links, read_url's
@@ -91,12 +92,13 @@ export function lineTruncationNotice(result: LineLimitResult, toolName: string, 
   if (result.nextIndex === undefined || result.limitedBy === undefined) return '';
   const byTokens = result.limitedBy === 'max_output_tokens';
   const limit = byTokens ? result.lines.join('\n').length : maxLength;
-  const why = byTokens ? ' to stay within MAX_OUTPUT_TOKENS' : '';
-  return (
-    `<error>Content truncated. The output has been limited to ${limit} characters</error>\n` +
-    `<error>${result.totalLength - result.nextIndex} more characters${why}: call ${toolName} again with ` +
-    `start_index=${result.nextIndex} to continue.</error>`
-  );
+  return truncationSentence({
+    limit,
+    totalLength: result.totalLength,
+    nextIndex: result.nextIndex,
+    byTokens,
+    toolName,
+  });
 }
 
 /** One line per link, as the seeds show it: `- Text: url`, or `- url` without titles or text. */

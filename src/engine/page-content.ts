@@ -1,0 +1,65 @@
+// What reading returns: the page's common fields, stated once, and the fields a reader of one kind decides.
+import type { ExplainEntry } from '../extract/trace.js';
+import type { LinkTargets } from '../extract/links.js';
+import type { ContentKind } from '../formats/sniff.js';
+import type { Outcome } from '../outcome.js';
+import type { LoadOptions } from './load-page.js';
+
+export interface ReadOptions extends LoadOptions {
+  /** Also list an HTML page's links, from the same parse as its content (the crawler). */
+  readonly withLinks?: boolean;
+  /**
+   * Also return extraction's trace as `explain` (`--explain`). The page cache holds fetched bytes, not extraction
+   * results, and every read extracts again: a cached page is explained as fully as a fresh one.
+   */
+  readonly explain?: boolean;
+}
+
+/** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */
+export interface PageSource {
+  readonly url: string;
+  readonly finalUrl: string;
+  readonly httpStatus: number;
+  readonly mediaType: string;
+  readonly kind: ContentKind;
+  readonly fromCache: boolean;
+  readonly byteLength: number;
+  readonly fetchedAt: Date;
+}
+
+/** What a reader of one kind decides (read-html.ts, read-pdf.ts, read-text.ts, read-binary.ts). */
+export interface KindFields {
+  readonly title: string | undefined;
+  /** What a model reads: Markdown of the main content, pretty JSON, text as is, or a one-line status. */
+  readonly content: string;
+  readonly outcome: Exclude<Outcome, 'error'>;
+  /** The decoded body as the server sent it; '' (the default) for binary content and PDF. */
+  readonly raw?: string;
+  /** Main-content extraction found nothing usable; `content` is the raw body (seed fallback). Default false. */
+  readonly extractionFailed?: boolean;
+  /** Blocks extraction dropped as hidden. Default 0. */
+  readonly hiddenBlocksDropped?: number;
+  /** PDF only: the number of pages in the document. */
+  readonly pageCount?: number;
+  /** HTML whose declared text/markdown alternate was fetched and used instead of extraction. */
+  readonly markdownTwinUrl?: string;
+  /** For an outcome other than ok: why, in words the agent reads (an encrypted or image-only PDF). */
+  readonly statusDetail?: string;
+  /** With `withLinks`, for HTML whose content was extracted: where its visible links lead, and rel=canonical. */
+  readonly links?: LinkTargets;
+  /**
+   * With `explain`, for HTML: each block extraction removed and why, the chosen block and its runners-up, the retry
+   * and fallback passes (src/extract/trace.ts); a note instead when a Markdown twin was read or extraction failed.
+   * Absent for other kinds, which are not extracted.
+   */
+  readonly explain?: readonly ExplainEntry[];
+}
+
+export type PageContent = PageSource &
+  Required<Pick<KindFields, 'raw' | 'extractionFailed' | 'hiddenBlocksDropped'>> &
+  Omit<KindFields, 'raw' | 'extractionFailed' | 'hiddenBlocksDropped'>;
+
+/** The one place a page's fields are put together: the source, a reader's fields, and the defaults for the rest. */
+export function pageContent(source: PageSource, fields: KindFields): PageContent {
+  return { ...source, raw: '', extractionFailed: false, hiddenBlocksDropped: 0, ...fields };
+}

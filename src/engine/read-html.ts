@@ -1,0 +1,96 @@
+// HTML: the page's own Markdown twin when it declares one (SPEC "Ask for Markdown first"), else main-content
+// extraction in the worker pool, with the seed's raw fallback when extraction cannot finish.
+import { ExtractionError } from '../errors.js';
+import type { ExplainEntry } from '../extract/trace.js';
+import type { FetchedPage } from '../fetch/types.js';
+import { sniffContent } from '../formats/sniff.js';
+import type { Extractor } from '../workers/extractor.js';
+import type { ArticleContent } from '../workers/read-body.js';
+import type { LoadOptions, LoadPage } from './load-page.js';
+import type { KindFields, ReadOptions } from './page-content.js';
+
+/** An explanation that is one note, for a read that ran no extraction; nothing when none was asked for. */
+function explainNote(options: ReadOptions, reason: string): { explain?: ExplainEntry[] } {
+  return options.explain ? { explain: [{ phase: 'fallback', action: 'note', reason }] } : {};
+}
+
+export async function readHtmlPage(
+  page: FetchedPage,
+  options: ReadOptions,
+  extractor: Extractor,
+  loadPage: LoadPage,
+): Promise<KindFields> {
+  const contentType = page.headers['content-type'];
+  const html = await extractor.readHtml({ bytes: page.body, contentType, finalUrl: page.finalUrl });
+  const raw = html.raw;
+  const twin =
+    html.twinUrl === undefined ? undefined : await readMarkdownTwin(html.twinUrl, options, extractor, loadPage);
+  if (twin) {
+    return {
+      title: html.title,
+      raw,
+      content: twin.content,
+      outcome: 'ok',
+      markdownTwinUrl: twin.url,
+      ...explainNote(options, 'the page declares a Markdown version, which was read instead: no extraction ran'),
+    };
+  }
+  let article: ArticleContent | undefined;
+  try {
+    const input = {
+      bytes: page.body,
+      contentType,
+      baseUrl: page.finalUrl,
+      withLinks: options.withLinks,
+      explain: options.explain,
+    };
+    article = await extractor.readArticle(input);
+  } catch (error) {
+    // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback.
+    if (!(error instanceof ExtractionError)) throw error;
+  }
+  // Only a finished extraction can say a page is empty: one that failed says so, with the raw body.
+  if (article?.emptyOutcome) {
+    return {
+      title: article.title,
+      raw,
+      content: '',
+      outcome: article.emptyOutcome,
+      hiddenBlocksDropped: article.hiddenBlocksDropped,
+      ...(article.explain ? { explain: article.explain } : {}),
+    };
+  }
+  return {
+    title: article?.title,
+    raw,
+    content: article?.content ?? raw,
+    extractionFailed: article?.content === undefined,
+    outcome: 'ok',
+    hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
+    ...(article?.links ? { links: article.links } : {}),
+    ...(article?.explain
+      ? { explain: article.explain }
+      : explainNote(options, 'extraction did not finish (time limit or parser failure): the raw body is returned')),
+  };
+}
+
+// The page's own Markdown twin, fetched through the same guard, cache and queue. Any failure (refused address, 404,
+// HTML instead of Markdown) falls back to extracting the HTML.
+async function readMarkdownTwin(
+  url: string,
+  options: LoadOptions,
+  extractor: Extractor,
+  loadPage: LoadPage,
+): Promise<{ url: string; content: string } | undefined> {
+  try {
+    const { page } = await loadPage(url, options);
+    const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+    if (kind !== 'markdown' && kind !== 'text') return undefined;
+    const input = { bytes: page.body, contentType: page.headers['content-type'], twinUrl: page.finalUrl };
+    const content = await extractor.readTwin(input);
+    return content === undefined ? undefined : { url: page.finalUrl, content };
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return undefined; // the twin is a bonus: the HTML page itself is still there to read
+  }
+}

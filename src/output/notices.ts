@@ -1,0 +1,99 @@
+// Every sentence a tool's text gives the agent around the content, in one place. Those a seed gives are verbatim
+// and name their seed (../shared/seeds/); the others are ours and may improve. Error messages live with their error
+// classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/).
+import type { Outcome } from '../outcome.js';
+
+// --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
+
+/** fetch-tool.md, web-tool.md: the heading above a page's content. */
+export function contentsHeading(url: string): string {
+  return `Contents of ${url}:`;
+}
+
+/** fetch-tool.md, web-tool.md: when main-content extraction failed and the raw body follows. */
+export const EXTRACTION_FAILED_NOTICE = '<error>Extraction to markdown failed; returning raw content</error>';
+
+export interface TruncationFacts {
+  /** The limit named in the first line: `max_length`, or the characters returned when the token cap cut. */
+  readonly limit: number;
+  readonly totalLength: number;
+  readonly nextIndex: number;
+  readonly byTokens: boolean;
+  readonly toolName: string;
+}
+
+/**
+ * fetch-tool.md, web-tool.md: the first line is the seed's, verbatim; the second (ours) gives the exact start_index
+ * that continues, and says when MAX_OUTPUT_TOKENS rather than max_length cut.
+ */
+export function truncationSentence(facts: TruncationFacts): string {
+  const why = facts.byTokens ? ' to stay within MAX_OUTPUT_TOKENS' : '';
+  return (
+    `<error>Content truncated. The output has been limited to ${facts.limit} characters</error>\n` +
+    `<error>${facts.totalLength - facts.nextIndex} more characters${why}: call ${facts.toolName} again with ` +
+    `start_index=${facts.nextIndex} to continue.</error>`
+  );
+}
+
+/** Ours: a start_index that leaves nothing to read (`what`: 'the content', 'the link list'). */
+export function startIndexPastEnd(startIndex: number, length: number, what = 'the content'): string {
+  return `start_index ${startIndex} is past the end of ${what} (${length} characters); nothing is left to read.`;
+}
+
+// --- links-tool.md and web-tool.md ---------------------------------------------------------------------------------
+
+/** links-tool.md: a page with no links. */
+export function noLinksRead(url: string): string {
+  return `No links read on ${url} - it may require JavaScript or authentication.`;
+}
+
+/** web-tool.md: links mode on a page with no links. */
+export function noLinksFound(url: string): string {
+  return `No links found on ${url} - it may require JavaScript or authentication.`;
+}
+
+/** web-tool.md: links mode's heading. */
+export function allLinksFound(count: number, url: string): string {
+  return `All ${count} links found on ${url}`;
+}
+
+/** Ours (extract_links): the heading with the filter and the counts. */
+export function filteredLinksHeading(url: string, filter: string, counts: readonly string[]): string {
+  return `Links found on ${url} (filter: ${filter}): ${counts.join(', ')}`;
+}
+
+/** Ours (extract_links): no link passed the filter (`which` is 'internal ', 'external ' or ''). */
+export function noFilteredLinks(which: string, url: string): string {
+  return `No ${which}links found on ${url}.`;
+}
+
+// --- web-scraper-plan.md (milestone 4) -------------------------------------------------------------------------------
+
+export const scraperSentences = {
+  timeout: (url: string, seconds: number) => `Timeout fetching ${url} after ${seconds}s`,
+  rateLimited: (retryAfter: string | number) => `Rate limited. Retry after: ${retryAfter}`,
+  httpError: (status: number, url: string) => `HTTP error ${status} for ${url}`,
+  connectionError: (url: string, reason: string) => `Connection error for ${url}: ${reason}`,
+  tooLarge: (reason: string) => `Content too large: ${reason}`,
+  nonHtml: (contentType: string) => `Non-HTML content type: ${contentType || 'none'}`,
+} as const;
+
+// --- ours: outcomes and crawl --------------------------------------------------------------------------------------
+
+/** What an outcome other than ok means, after the URL in a status line; a reader's own detail wins. */
+export const OUTCOME_HELP: Partial<Record<Outcome, string>> = {
+  empty: 'returned no readable content',
+  needs_js:
+    'is a JavaScript application shell with no readable content in its HTML; a browser-rendering tool is needed to read it',
+};
+export const OUTCOME_HELP_FALLBACK = 'returned nothing to read';
+
+/** The one line an agent copies to read the rest of a crawl stopped in time. */
+export function crawlContinueLine(id: string): string {
+  return `To continue: call crawl with continue_from="${id}"`;
+}
+
+/** The same for a person at the command line. */
+export function cliCrawlContinueLine(id: string): string {
+  return `To continue: web-reader crawl --continue ${id}`;
+}
