@@ -3,6 +3,7 @@
 // value is a start-up error naming the variable.
 import { InvalidArgumentError } from './errors.js';
 import { VERSION } from './version.js';
+import { RENDER_POLICIES, type RenderPolicy } from './outcome.js';
 
 export type RobotsPolicy = 'always' | 'crawl' | 'never';
 
@@ -19,6 +20,7 @@ export interface Config {
   readonly maxRedirects: number; // MAX_REDIRECTS
   readonly allowPrivateHosts: ReadonlySet<string>; // ALLOW_PRIVATE_HOSTS, exact lower-case "host:port"
   readonly respectRobots: RobotsPolicy; // RESPECT_ROBOTS
+  readonly renderJs: RenderPolicy; // RENDER_JS: auto renders what the static read cannot read (src/outcome.ts)
   readonly tools: string; // WEB_READER_TOOLS, names and presets, resolved by the tool registry
   readonly maxOutputTokens: number; // MAX_OUTPUT_TOKENS, 0 = no cap
   readonly extractTimeoutMs: number; // EXTRACT_TIMEOUT, per-page limit on extraction work
@@ -104,6 +106,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     maxRedirects: integer(env, 'MAX_REDIRECTS', 5, 0),
     allowPrivateHosts: parseHostPortList(env.ALLOW_PRIVATE_HOSTS),
     respectRobots: oneOf(env, 'RESPECT_ROBOTS', 'crawl', ['always', 'crawl', 'never'] as const),
+    renderJs: oneOf(env, 'RENDER_JS', 'auto', RENDER_POLICIES),
     tools: env.WEB_READER_TOOLS?.trim() || 'default',
     maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, 0),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT', 5000, 1),

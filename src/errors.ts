@@ -5,6 +5,7 @@
 
 export type ErrorCode =
   | 'CONNECT_FAILED'
+  | 'BROWSER_UNAVAILABLE'
   | 'RESPONSE_TOO_LARGE'
   | 'TOO_MANY_REDIRECTS'
   | 'BAD_RESPONSE'
@@ -33,7 +34,7 @@ export class WebReaderError extends Error {
 /** The network failed us: no connection, a body too large, a redirect loop, a malformed response. */
 export class FetchError extends WebReaderError {
   constructor(
-    code: 'CONNECT_FAILED' | 'RESPONSE_TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'BAD_RESPONSE',
+    code: 'CONNECT_FAILED' | 'BROWSER_UNAVAILABLE' | 'RESPONSE_TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'BAD_RESPONSE',
     readonly url: string,
     message: string,
     options?: { cause?: unknown },

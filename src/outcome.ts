@@ -44,3 +44,50 @@ export function detectEmptyOutcome(html: string, readableChars: number): 'empty'
   if (readableChars === 0) return 'empty';
   return undefined;
 }
+
+// When to render a page in a browser (RENDER_JS, a tool's `render`): `auto` renders what the static read could not.
+export type RenderPolicy = 'auto' | 'always' | 'never';
+export const RENDER_POLICIES = ['auto', 'always', 'never'] as const satisfies readonly RenderPolicy[];
+
+// "Almost no content in a page whose scripts are large": below this many readable characters, a page whose inline
+// scripts weigh SCRIPT_BUILT_BYTES or that loads SCRIPT_BUILT_TAGS scripts is taken to be built by them. A page
+// with a paragraph of text and a small analytics snippet is not; a "Loading…" shell with a 200 KB bundle is.
+const FEW_READABLE_CHARS = 300;
+const SCRIPT_BUILT_BYTES = 50_000;
+const SCRIPT_BUILT_TAGS = 8;
+
+/** Little readable text and heavy scripts: the static HTML is likely not what a browser shows. */
+export function looksScriptBuilt(html: string, readableChars: number): boolean {
+  if (readableChars >= FEW_READABLE_CHARS) return false;
+  // One pass with indexOf, linear in the page: a hostile page of unclosed <script> tags costs no more than any other.
+  const lower = html.toLowerCase();
+  let tags = 0;
+  let bytes = 0;
+  for (let at = lower.indexOf('<script'); at !== -1; at = lower.indexOf('<script', at)) {
+    tags++;
+    const open = lower.indexOf('>', at);
+    const close = open === -1 ? -1 : lower.indexOf('</script', open);
+    bytes += (close === -1 ? lower.length : close) - (open === -1 ? at : open + 1);
+    if (tags >= SCRIPT_BUILT_TAGS || bytes >= SCRIPT_BUILT_BYTES) return true;
+    if (close === -1) return false;
+    at = close + 8;
+  }
+  return false;
+}
+
+/** Whether a page read statically should be read again in a browser, by the policy and what the static read found. */
+export function shouldRender(
+  policy: RenderPolicy,
+  staticRead: { readonly outcome: Outcome; readonly scriptBuilt: boolean },
+): boolean {
+  if (policy !== 'auto') return policy === 'always';
+  return (
+    staticRead.outcome === 'needs_js' ||
+    ((staticRead.outcome === 'ok' || staticRead.outcome === 'empty') && staticRead.scriptBuilt)
+  );
+}
+
+/** After a browser ran a page's scripts, nothing to read is `empty`: rendering was the help `needs_js` offers. */
+export function outcomeOfRendered<T extends Outcome>(outcome: T, rendered: boolean): T | 'empty' {
+  return rendered && outcome === 'needs_js' ? 'empty' : outcome;
+}

@@ -22,6 +22,9 @@ export interface CrawlCommandOptions {
   readonly maxTokens?: number;
   readonly maxPages?: number;
   readonly maxSeconds?: number;
+  /** --render and --wait-for: the render arguments of the crawl tool. */
+  readonly render?: string;
+  readonly waitFor?: string;
   /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
   readonly resumeDir?: string;
   readonly out?: string;
@@ -92,6 +95,8 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
     ...(options.maxPages !== undefined ? { max_pages: options.maxPages } : {}),
     ...(options.maxSeconds !== undefined ? { max_seconds: options.maxSeconds } : {}),
+    ...(options.render !== undefined ? { render: options.render } : {}),
+    ...(options.waitFor !== undefined ? { wait_for: options.waitFor } : {}),
   }) as CrawlArguments;
   const showBar = options.stderr.isTTY === true;
   const run = await runCrawl(engine, args, {

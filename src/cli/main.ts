@@ -39,18 +39,22 @@ Usage:
       --start-index N              continue from character N
       --json                       a machine-readable result
       --explain                    on stderr, why extraction removed each block and which block it chose
+      --render MODE                run the page in headless Chromium first: auto (RENDER_JS, default), always, never
+      --wait-for SELECTOR          when rendering, wait until this CSS selector matches
   web-reader links <url>           the page's same-site links, most frequent first
       --max-links N                at most N links (default 100)
       --no-titles                  URLs only, without anchor text
   web-reader scrape <url>          structured JSON: text with [n] link markers, references, metadata, outline
       --include-html               add the raw HTML
       --include-chunks             add word chunks (--chunk-size N words, 100–10000, default 1000)
+      --render MODE, --wait-for SELECTOR   as for read
   web-reader crawl <url>           breadth-first from the URL within a token budget; a summary at the end
       --max-tokens N               token budget for all pages (DEFAULT_MAX_TOKENS, 100000)
       --max-pages N                at most N pages (default 100)
       --max-seconds N              stop after N seconds (default 45, at most 3600) and print how to continue
       --json                       the crawl result as JSON (pages, summary, continue_from)
       --out DIR                    one .md file per page and index.md in DIR; the summary on stdout
+      --render MODE, --wait-for SELECTOR   as for read, for every page
                                    (a progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read)
   web-reader crawl --continue ID   continue a crawl stopped at its time limit (same scope and budgets, for
                                    CRAWL_RESUME_TTL seconds; --max-seconds applies anew)
@@ -67,7 +71,7 @@ Options for every command:
 Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
 MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,
 RESPECT_ROBOTS, WEB_READER_TOOLS, MAX_OUTPUT_TOKENS, EXTRACT_TIMEOUT, CRAWL_RESUME_TTL, HTTPS_PROXY, HTTP_PROXY,
-NO_PROXY, PROXY_IS_EGRESS_POLICY; for serve --http also
+NO_PROXY, PROXY_IS_EGRESS_POLICY, RENDER_JS, RENDER_CONCURRENCY, CHROMIUM_PATH; for serve --http also
 WEB_READER_HOST, WEB_READER_PORT, WEB_READER_TOKEN, WEB_READER_ALLOWED_ORIGINS, WEB_READER_ALLOWED_HOSTS,
 WEB_READER_MAX_CONNECTIONS, WEB_READER_MAX_SESSIONS, WEB_READER_SESSION_IDLE, WEB_READER_MAX_BODY_SIZE.
 
@@ -81,6 +85,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   raw: { type: 'boolean' },
   explain: { type: 'boolean' },
+  render: { type: 'string' },
+  'wait-for': { type: 'string' },
   'max-length': { type: 'string' },
   'start-index': { type: 'string' },
   'max-links': { type: 'string' },
@@ -106,6 +112,14 @@ const OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** --render and --wait-for as the tools' arguments; the tool's schema checks them and names a wrong value. */
+function renderFlags(values: Values): { render?: string; wait_for?: string } {
+  return {
+    ...(values.render !== undefined && { render: values.render }),
+    ...(values['wait-for'] !== undefined && { wait_for: values['wait-for'] }),
+  };
+}
 
 function integerFlag(values: Values, name: keyof Values): number | undefined {
   const raw = values[name];
@@ -210,6 +224,7 @@ export async function main(argv: string[]): Promise<number> {
         raw: values.raw ?? false,
         max_length: integerFlag(values, 'max-length') ?? 0,
         start_index: integerFlag(values, 'start-index') ?? 0,
+        ...renderFlags(values),
       };
       return runOnce(config, findTool('fetch')!, args, values.json ?? false, values.explain ?? false);
     }
@@ -226,6 +241,7 @@ export async function main(argv: string[]): Promise<number> {
         include_html: values['include-html'] ?? false,
         include_chunks: values['include-chunks'] ?? false,
         chunk_size: integerFlag(values, 'chunk-size') ?? 1000,
+        ...renderFlags(values),
       };
       // The scraper's text is its JSON already: --json is implied.
       return runOnce(config, findTool('web_scraper')!, args, true);
@@ -256,6 +272,8 @@ export async function main(argv: string[]): Promise<number> {
           maxTokens: integerFlag(values, 'max-tokens'),
           maxPages: integerFlag(values, 'max-pages'),
           maxSeconds: integerFlag(values, 'max-seconds'),
+          render: values.render,
+          waitFor: values['wait-for'],
           out: values.out,
           json: values.json ?? false,
           stdout: process.stdout,

@@ -16,6 +16,8 @@ export interface CrawledPage {
   readonly tokens: number;
   readonly content: string;
   readonly isCut: boolean;
+  /** Read from a browser's DOM after the page's scripts ran. */
+  readonly rendered: boolean;
 }
 
 export interface SkippedUrl {
@@ -140,6 +142,7 @@ export function createCommit({ frontier, maxTokens, maxPages, earlier }: CommitO
       tokens: fitted.tokens,
       content: page.content.trim().slice(0, fitted.shownLength),
       isCut: fitted.isCut,
+      rendered: page.rendered ?? false,
     });
     if (fitted.isCut) limit = 'max_tokens';
     else if (pagesRead() >= maxPages) limit = 'max_pages';

@@ -15,6 +15,8 @@ export interface CrawlFetched {
   readonly html?: string;
   /** Where the page's links lead when reading it already listed them; else they are taken from `html`. */
   readonly links?: LinkTargets;
+  /** Read from a browser's DOM after the page's scripts ran. */
+  readonly rendered?: boolean;
   /** Why the page has nothing to read (empty, needs JavaScript, binary), when so. */
   readonly unreadable?: { readonly code: string; readonly message: string };
 }

@@ -11,10 +11,19 @@ import type { FetchedPage, FetchPage } from '../fetch/types.js';
 import { createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
 import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
+import {
+  attemptRender,
+  type PageRenderer,
+  type RenderAttempt,
+  type RenderOptions,
+  type StaticRead,
+} from './render-step.js';
 import { createExtractor, type Extractor } from '../workers/extractor.js';
 
 export interface EngineIO {
   readonly fetchPage?: FetchPage;
+  /** The browser that renders JavaScript pages (src/browser/); none, and `auto` reads statically. */
+  readonly renderer?: PageRenderer;
   readonly extractor?: Extractor;
   readonly cache?: PageCache;
   readonly queue?: RequestQueue;
@@ -24,7 +33,12 @@ export interface Engine {
   readonly config: Config;
   /** Fetches through the guard, or returns the cached snapshot; retries a bot wall once with the honest UA. */
   loadPage(url: string, options?: LoadOptions): Promise<LoadedPage>;
-  /** loadPage, then turns the body into what a model reads. */
+  /**
+   * After a static read of HTML: the page rendered in a browser to read instead, or why the static read stands —
+   * the one render rule (render-step.ts attemptRender), with RENDER_JS when the call names no policy.
+   */
+  renderAfter(url: string, staticRead: StaticRead, options?: RenderOptions): Promise<RenderAttempt>;
+  /** loadPage, then turns the body into what a model reads (rendering it too when the policy says so). */
   readPage(url: string, options?: ReadOptions): Promise<PageContent>;
   /** Runs main-content extraction (off the main thread) on HTML the caller already has. */
   extractArticle(html: string, baseUrl: string): Promise<Article>;
@@ -43,16 +57,20 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const extractor = io.extractor ?? createExtractor(config);
   const decodeText = (page: FetchedPage) => extractor.decode(page.body, page.headers['content-type']);
   const loadPage = createPageLoader(config, { ...io, decodeText });
-  const readPage = createPageReader(extractor, loadPage);
+  const readPage = createPageReader({ extractor, loadPage, renderer: io.renderer, renderPolicy: config.renderJs });
   return {
     config,
     loadPage,
     readPage,
+    renderAfter: (url, staticRead, options = {}) =>
+      attemptRender(io.renderer, url, options.render ?? config.renderJs, staticRead, options),
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
     scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
-    close: () => extractor.close(),
+    close: async () => {
+      await Promise.all([extractor.close(), io.renderer?.close()]);
+    },
   };
 }

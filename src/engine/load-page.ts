@@ -21,6 +21,8 @@ export interface LoadOptions {
 export interface LoadedPage {
   readonly page: FetchedPage;
   readonly fromCache: boolean;
+  /** The DOM of a browser that ran the page's scripts (render-step.ts), not the bytes the server sent. */
+  readonly rendered?: boolean;
 }
 
 export interface LoaderIO {

@@ -3,9 +3,9 @@ import type { ExplainEntry } from '../extract/trace.js';
 import type { LinkTargets } from '../extract/links.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
-import type { LoadOptions } from './load-page.js';
+import type { RenderOptions, RenderSkipped } from './render-step.js';
 
-export interface ReadOptions extends LoadOptions {
+export interface ReadOptions extends RenderOptions {
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */
   readonly withLinks?: boolean;
   /**
@@ -23,6 +23,8 @@ export interface PageSource {
   readonly mediaType: string;
   readonly kind: ContentKind;
   readonly fromCache: boolean;
+  /** Read from a browser's DOM after the page's scripts ran (render-step.ts), not from the bytes the server sent. */
+  readonly rendered: boolean;
   readonly byteLength: number;
   readonly fetchedAt: Date;
 }
@@ -45,6 +47,10 @@ export interface KindFields {
   readonly markdownTwinUrl?: string;
   /** For an outcome other than ok: why, in words the agent reads (an encrypted or image-only PDF). */
   readonly statusDetail?: string;
+  /** HTML: little text and heavy scripts (src/outcome.ts looksScriptBuilt), worth rendering under `auto`. */
+  readonly scriptBuilt?: boolean;
+  /** HTML the static read could not read and that was not rendered: why. */
+  readonly renderSkipped?: RenderSkipped;
   /** With `withLinks`, for HTML whose content was extracted: where its visible links lead, and rel=canonical. */
   readonly links?: LinkTargets;
   /**

@@ -57,6 +57,7 @@ export async function readHtmlPage(
       content: '',
       outcome: article.emptyOutcome,
       hiddenBlocksDropped: article.hiddenBlocksDropped,
+      scriptBuilt: article.scriptBuilt,
       ...(article.explain ? { explain: article.explain } : {}),
     };
   }
@@ -67,6 +68,7 @@ export async function readHtmlPage(
     extractionFailed: article?.content === undefined,
     outcome: 'ok',
     hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
+    scriptBuilt: article?.scriptBuilt ?? false,
     ...(article?.links ? { links: article.links } : {}),
     ...(article?.explain
       ? { explain: article.explain }

@@ -3,25 +3,38 @@
 // (page-content.ts). All decoding, extraction and rendering runs in the worker pool, off the event loop. Loading the
 // snapshot is load-page.ts's job.
 //
+// HTML may be read twice: statically, then — when the render policy says so (src/outcome.ts shouldRender) — from a
+// browser's DOM after the page's scripts ran (render-step.ts), through the same HTML reader.
+//
 // Output hygiene at the source (src/clean-text.ts): every reader's text is clean before a tool counts its tokens,
 // cuts it at max_length or continues it at start_index, so the numbers an agent sees match the text it gets.
 // Markdown and text the page wrote itself keep their words, but links to other schemes than http, https and mailto
 // are made literal (src/formats/disarm-markdown.ts); extracted Markdown never has them (src/link-target.ts).
-import type { FetchedPage } from '../fetch/types.js';
 import { sniffContent, type ContentKind } from '../formats/sniff.js';
+import { outcomeOfRendered, type RenderPolicy } from '../outcome.js';
 import type { Extractor } from '../workers/extractor.js';
-import type { LoadPage } from './load-page.js';
+import type { LoadedPage, LoadPage } from './load-page.js';
 import { pageContent, type KindFields, type PageContent, type ReadOptions } from './page-content.js';
 import { readBinaryPage } from './read-binary.js';
 import { readHtmlPage } from './read-html.js';
 import { readPdfPage } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
+import { attemptRender, type PageRenderer } from './render-step.js';
 
-export function createPageReader(
-  extractor: Extractor,
-  loadPage: LoadPage,
-): (url: string, options?: ReadOptions) => Promise<PageContent> {
-  function readKind(page: FetchedPage, kind: ContentKind, options: ReadOptions): Promise<KindFields> | KindFields {
+export interface ReaderIO {
+  readonly extractor: Extractor;
+  readonly loadPage: LoadPage;
+  /** The browser; absent when rendering is not wired (a library caller's own engine, some tests). */
+  readonly renderer?: PageRenderer | undefined;
+  /** RENDER_JS: the policy of a call that names none. */
+  readonly renderPolicy: RenderPolicy;
+}
+
+export function createPageReader(io: ReaderIO): (url: string, options?: ReadOptions) => Promise<PageContent> {
+  const { extractor, loadPage, renderer } = io;
+
+  function readKind(loaded: LoadedPage, kind: ContentKind, options: ReadOptions): Promise<KindFields> | KindFields {
+    const { page } = loaded;
     switch (kind) {
       case 'html':
         return readHtmlPage(page, options, extractor, loadPage);
@@ -34,9 +47,8 @@ export function createPageReader(
     }
   }
 
-  return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
-    const { page, fromCache } = await loadPage(url, options);
-    const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+  async function read(url: string, loaded: LoadedPage, kind: ContentKind, options: ReadOptions) {
+    const { page, fromCache } = loaded;
     const source = {
       url,
       finalUrl: page.finalUrl,
@@ -44,9 +56,23 @@ export function createPageReader(
       mediaType: page.mediaType,
       kind,
       fromCache,
+      rendered: loaded.rendered ?? false,
       byteLength: page.body.byteLength,
       fetchedAt: page.fetchedAt,
     };
-    return pageContent(source, await readKind(page, kind, options));
+    const fields = await readKind(loaded, kind, options);
+    return pageContent(source, { ...fields, outcome: outcomeOfRendered(fields.outcome, source.rendered) });
+  }
+
+  return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
+    const loaded = await loadPage(url, options);
+    const kind = sniffContent(loaded.page.mediaType, loaded.page.body, loaded.page.finalUrl);
+    const page = await read(url, loaded, kind, options);
+    if (kind !== 'html') return page;
+    const policy = options.render ?? io.renderPolicy;
+    const staticRead = { outcome: page.outcome, scriptBuilt: page.scriptBuilt ?? false };
+    const attempt = await attemptRender(renderer, url, policy, staticRead, options);
+    if (attempt.loaded) return read(url, attempt.loaded, 'html', options);
+    return attempt.skipped ? { ...page, renderSkipped: attempt.skipped } : page;
   };
 }

@@ -1,6 +1,7 @@
 // Every sentence a tool's text gives the agent around the content, in one place. Those a seed gives are verbatim
 // and name their seed (../shared/seeds/); the others are ours and may improve. Error messages live with their error
 // classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/).
+import type { RenderSkipped } from '../engine/render-step.js';
 import type { Outcome } from '../outcome.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
@@ -83,10 +84,26 @@ export const scraperSentences = {
 /** What an outcome other than ok means, after the URL in a status line; a reader's own detail wins. */
 export const OUTCOME_HELP: Partial<Record<Outcome, string>> = {
   empty: 'returned no readable content',
-  needs_js:
-    'is a JavaScript application shell with no readable content in its HTML; a browser-rendering tool is needed to read it',
+  needs_js: 'is a JavaScript application shell with no readable content in its HTML',
 };
 export const OUTCOME_HELP_FALLBACK = 'returned nothing to read';
+
+/** A sentence, then why the page was not rendered when it was not. */
+export function withRenderNote(sentence: string, skipped: RenderSkipped | undefined): string {
+  return skipped ? `${sentence} ${renderSkippedSentence(skipped)}` : sentence;
+}
+
+/** After needs_js: why the page was not rendered, and the one thing that makes it readable. */
+export function renderSkippedSentence(skipped: RenderSkipped): string {
+  switch (skipped.reason) {
+    case 'no_browser':
+      return 'To read it, enable rendering with one command: `apt-get install chromium` (or set CHROMIUM_PATH).';
+    case 'off':
+      return 'Rendering was off for this call: call again with render "auto" or "always" to read it in a browser.';
+    case 'failed':
+      return `Rendering it in a browser failed: ${skipped.message}`;
+  }
+}
 
 /** The one line an agent copies to read the rest of a crawl stopped in time. */
 export function crawlContinueLine(id: string): string {

@@ -2,7 +2,13 @@
 // heading and notices, and the structured summary.
 import type { PageContent } from '../engine/page-content.js';
 import { checkStartIndex, sliceContent, truncationNotice } from './truncate.js';
-import { contentsHeading, EXTRACTION_FAILED_NOTICE, OUTCOME_HELP, OUTCOME_HELP_FALLBACK } from './notices.js';
+import {
+  contentsHeading,
+  EXTRACTION_FAILED_NOTICE,
+  OUTCOME_HELP,
+  OUTCOME_HELP_FALLBACK,
+  withRenderNote,
+} from './notices.js';
 import type { Outcome } from '../outcome.js';
 import { formatBytes } from '../formats/render-non-html.js';
 
@@ -10,7 +16,8 @@ import { formatBytes } from '../formats/render-non-html.js';
 export function statusLine(page: PageContent): string {
   const help = page.statusDetail ?? OUTCOME_HELP[page.outcome] ?? OUTCOME_HELP_FALLBACK;
   const type = page.mediaType || 'no content type';
-  return `Status: ${page.outcome} — ${page.url} ${help} (HTTP ${page.httpStatus}, ${type}, ${formatBytes(page.byteLength)}).`;
+  const line = `Status: ${page.outcome} — ${page.url} ${help} (HTTP ${page.httpStatus}, ${type}, ${formatBytes(page.byteLength)}).`;
+  return withRenderNote(line, page.renderSkipped);
 }
 
 export interface RenderedPage {
@@ -36,6 +43,7 @@ export function structuredPage(
     next_start_index: rendered.nextIndex ?? null,
     total_length: rendered.totalLength,
     from_cache: page.fromCache,
+    rendered: page.rendered,
     extraction_failed: page.extractionFailed,
     hidden_blocks_dropped: page.hiddenBlocksDropped,
     fetched_at: page.fetchedAt.toISOString(),

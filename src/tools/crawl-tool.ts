@@ -18,7 +18,8 @@ import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
 import { crawlContinueLine } from '../output/notices.js';
-import { integerBetween, urlArgument } from './arguments.js';
+import { integerBetween, renderArgument, renderOptions, urlArgument, waitForArgument } from './arguments.js';
+import type { RenderOptions } from '../engine/render-step.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
@@ -75,8 +76,10 @@ const inputShape = {
     .max(100, { error: 'continue_from is not an id a crawl gave (too long)' })
     .optional()
     .describe(
-      'Continue a crawl that stopped at its time limit: the id its result gave. The crawl keeps its URL, scope and budgets (max_tokens and max_pages count every page of the crawl); only max_seconds applies anew',
+      'Continue a crawl that stopped at its time limit: the id its result gave. The crawl keeps its URL, scope and budgets (max_tokens and max_pages count every page of the crawl); only max_seconds, render and wait_for apply anew',
     ),
+  render: renderArgument,
+  wait_for: waitForArgument,
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -99,6 +102,7 @@ const outputShape = {
       depth: z.number().int(),
       tokens: z.number().int().describe("Tokens of the page's section in the Markdown, notice included"),
       cut: z.boolean().describe('The page was cut to fit the budget'),
+      rendered: z.boolean().describe("Read from a headless browser's DOM after the page's scripts ran"),
       content: z.string(),
     }),
   ),
@@ -135,14 +139,17 @@ const outputShape = {
 export type CrawlToolResult = z.infer<z.ZodObject<typeof outputShape>>;
 
 /** The crawler's I/O, bound to the engine: the same fetch, extraction, link extraction, cache and queue as every tool. */
-export function engineCrawlIO(engine: Engine): CrawlIO {
+export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}): CrawlIO {
   return {
+    // Each page by the same render rule as fetch (src/engine/render-step.ts): a script-built page is read, and its
+    // links followed, from its rendered DOM.
     async readPage(url, signal) {
-      const page = await engine.readPage(url, { signal, withLinks: true });
+      const page = await engine.readPage(url, { ...rendering, signal, withLinks: true });
       return {
         finalUrl: page.finalUrl,
         title: page.title,
         content: page.content,
+        rendered: page.rendered,
         ...(page.kind === 'html' && page.raw !== '' ? { html: page.raw } : {}),
         ...(page.links ? { links: page.links } : {}),
         ...(page.outcome !== 'ok'
@@ -220,7 +227,7 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
     timeLimitMs: args.max_seconds * 1000,
     onProgress: options.onProgress,
   };
-  const io = options.io ?? engineCrawlIO(engine);
+  const io = options.io ?? engineCrawlIO(engine, renderOptions(args));
   let result: CrawlResult;
   const notes: string[] = [];
   if (args.continue_from !== undefined) {
@@ -291,6 +298,7 @@ export function crawlToolResult({ result, notes, continueFrom }: CrawlRun): Craw
       depth: page.depth,
       tokens: page.tokens,
       cut: page.isCut,
+      rendered: page.rendered,
       content: page.content,
     })),
     pages_read: result.pages.length,

@@ -1,7 +1,15 @@
 // The `fetch` tool of seeds/fetch-tool.md: URL → main content as Markdown (or the raw body), with max_length,
 // plus SPEC "Beyond the seeds": start_index continuation, the token cap and an outcome status.
 import { z } from 'zod';
-import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
+import {
+  booleanArgument,
+  nonNegativeInteger,
+  renderArgument,
+  renderOptions,
+  startIndexArgument,
+  urlArgument,
+  waitForArgument,
+} from './arguments.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -10,6 +18,8 @@ const inputShape = {
   max_length: nonNegativeInteger('max_length', 0, 'Max characters to return (0 is unlimited)'),
   raw: booleanArgument('raw', false, 'Get raw content instead of cleaning/extracting to markdown'),
   start_index: startIndexArgument,
+  render: renderArgument,
+  wait_for: waitForArgument,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -23,7 +33,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
-    const page = await engine.readPage(args.url, { signal, explain });
+    const page = await engine.readPage(args.url, { signal, explain, ...renderOptions(args) });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,

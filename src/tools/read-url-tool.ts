@@ -7,7 +7,15 @@ import { markdownLink } from '../output/link-list.js';
 import { checkStartIndex, sliceContent, truncationNotice } from '../output/truncate.js';
 import { EXTRACTION_FAILED_NOTICE } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
-import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
+import {
+  booleanArgument,
+  integerAtLeast,
+  renderArgument,
+  renderOptions,
+  startIndexArgument,
+  urlArgument,
+  waitForArgument,
+} from './arguments.js';
 import { statusLine, structuredPage } from '../output/page-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
@@ -20,6 +28,8 @@ const inputShape = {
     .describe('Maximum characters of content to return (default DEFAULT_MAX_LENGTH, 50000; 0 is unlimited)'),
   include_links: booleanArgument('include_links', false, 'Append the list of links found on the page'),
   start_index: startIndexArgument,
+  render: renderArgument,
+  wait_for: waitForArgument,
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
@@ -49,7 +59,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
   async run(args, context) {
     const { engine, signal } = context;
-    const page = await engine.readPage(args.url, { signal });
+    const page = await engine.readPage(args.url, { signal, ...renderOptions(args) });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
     if (page.outcome === 'empty' || page.outcome === 'needs_js') {
       const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };

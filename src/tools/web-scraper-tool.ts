@@ -11,15 +11,22 @@ import { cleanText } from '../clean-text.js';
 import { quoteInput } from '../quote.js';
 import type { Engine } from '../engine/engine.js';
 import type { LoadOptions } from '../engine/load-page.js';
-import { detectEmptyOutcome, OUTCOMES, type Outcome } from '../outcome.js';
+import { detectEmptyOutcome, looksScriptBuilt, OUTCOMES, outcomeOfRendered, type Outcome } from '../outcome.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../output/scraper-json.js';
-import { scraperSentences } from '../output/notices.js';
+import { renderSkippedSentence, scraperSentences } from '../output/notices.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
-import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
+import {
+  booleanArgument,
+  integerBetween,
+  renderArgument,
+  renderOptions,
+  urlArgument,
+  waitForArgument,
+} from './arguments.js';
 import { failureOutput } from './failure.js';
-import { loadDocument, type LoadedDocument } from './load-document.js';
+import { loadDocument, renderDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 
 const inputShape = {
@@ -30,6 +37,8 @@ const inputShape = {
   timeout: integerBetween('timeout', 5, 60)
     .optional()
     .describe('Request timeout in seconds (default: FETCH_TIMEOUT, 10 s)'),
+  render: renderArgument,
+  wait_for: waitForArgument,
 };
 
 const referenceShape = z.object({
@@ -48,6 +57,7 @@ const outputShape = {
   outcome: z.enum(OUTCOMES).describe('What the read found: ok, empty, needs_js, not_html, blocked, …'),
   fetched_at: z.string().describe('When the snapshot was fetched (ISO 8601, UTC)'),
   from_cache: z.boolean().describe('Served from the page cache (the outcome is what that read found)'),
+  rendered: z.boolean().describe("Read from a headless browser's DOM after the page's scripts ran"),
   truncated: z.boolean().describe('Cut to stay within MAX_OUTPUT_TOKENS; `notice` says what was cut'),
   metadata: z.object({
     title: z.string().nullable(),
@@ -143,7 +153,8 @@ async function scrapeDocument(
   if (document.kind === 'html') {
     const scraped = await engine.scrapeHtml(document.text, document.page.finalUrl);
     // As fetch says it: a script shell or an empty page is an outcome, not an empty "success".
-    return { scraped, outcome: detectEmptyOutcome(document.text, scraped.text.length) };
+    const outcome = detectEmptyOutcome(document.text, scraped.text.length);
+    return { scraped, outcome: outcome && outcomeOfRendered(outcome, document.rendered ?? false) };
   }
   // Seed milestone 4 "graceful handling of non-HTML content": say so, and still give the readable form (JSON
   // pretty-printed, a feed as a list, a PDF's text, a one-line description of binary content).
@@ -215,8 +226,28 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }
+    let read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
+    let renderNotice: string | undefined;
+    if (document.kind === 'html') {
+      const staticRead = {
+        outcome: read.outcome ?? 'ok',
+        scriptBuilt: looksScriptBuilt(document.text, read.scraped.text.length),
+      };
+      try {
+        const options = { signal, timeoutMs, ...renderOptions(args) };
+        const attempt = await renderDocument(engine, document, staticRead, options);
+        if (attempt.document !== document) {
+          document = attempt.document;
+          read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
+        }
+        renderNotice = attempt.skipped && renderSkippedSentence(attempt.skipped);
+      } catch (error) {
+        return failure(error, args.url, timeoutSeconds);
+      }
+    }
     const { page, fromCache } = document;
-    const { scraped, notice, outcome } = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
+    const { scraped, outcome } = read;
+    const notice = [read.notice, renderNotice].filter(Boolean).join(' ') || undefined;
     const ids = scraped.references.map((reference) => reference.id);
     const full: WebScraperResult = {
       url: args.url,
@@ -225,6 +256,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       outcome: outcome ?? 'ok',
       fetched_at: isoSeconds(page.fetchedAt),
       from_cache: fromCache,
+      rendered: document.rendered ?? false,
       truncated: false,
       metadata: {
         title: scraped.metadata.title,
@@ -260,6 +292,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
         final_url: result.final_url,
         http_status: result.status,
         from_cache: result.from_cache,
+        rendered: result.rendered,
         truncated: result.truncated,
         hidden_blocks_dropped: result.hidden_blocks_dropped,
       },

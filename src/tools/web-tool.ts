@@ -2,9 +2,16 @@
 // truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
 import { z } from 'zod';
 import { limitLines, lineTruncationNotice, linkLine } from '../output/link-list.js';
-import { allLinksFound, noLinksFound } from '../output/notices.js';
+import { allLinksFound, noLinksFound, withRenderNote } from '../output/notices.js';
 import { checkStartIndex } from '../output/truncate.js';
-import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
+import {
+  nonNegativeInteger,
+  renderArgument,
+  renderOptions,
+  startIndexArgument,
+  urlArgument,
+  waitForArgument,
+} from './arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
@@ -29,6 +36,8 @@ const inputShape = {
       'limit is met.',
   ),
   start_index: startIndexArgument,
+  render: renderArgument,
+  wait_for: waitForArgument,
 };
 
 type WebArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -44,11 +53,11 @@ function linesBudget(maxLength: number, heading: string): number {
 }
 
 async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
-  const site = await readSiteLinks(engine, args.url, { signal });
+  const site = await readSiteLinks(engine, args.url, { signal }, renderOptions(args));
   const common = siteLinksSummary(args.url, site);
   if (site.links.length === 0) {
     return {
-      text: noLinksFound(args.url),
+      text: withRenderNote(noLinksFound(args.url), site.renderSkipped),
       structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0 },
     };
   }
@@ -88,7 +97,7 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read the web' },
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
-    const page = await context.engine.readPage(args.url, { signal: context.signal });
+    const page = await context.engine.readPage(args.url, { signal: context.signal, ...renderOptions(args) });
     const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',
       maxLength: args.max_length,

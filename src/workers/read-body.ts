@@ -3,7 +3,7 @@
 // pretty-printing JSON and output hygiene (src/clean-text.ts) held the main thread for 200–700 ms, and /healthz and
 // every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
 import { cleanText } from '../clean-text.js';
-import { detectEmptyOutcome } from '../outcome.js';
+import { detectEmptyOutcome, looksScriptBuilt } from '../outcome.js';
 import { feedEntries, parseFeed, renderFeed } from '../formats/feed.js';
 import { htmlTitle } from '../formats/html-title.js';
 import { readPdfText, renderPdf, type RenderedPdf } from '../formats/pdf.js';
@@ -119,6 +119,8 @@ export interface ArticleContent {
   readonly content?: string;
   /** The page has nothing for a reader, or only a JavaScript app shell (src/outcome.ts). */
   readonly emptyOutcome?: 'empty' | 'needs_js';
+  /** Little text and heavy scripts (src/outcome.ts looksScriptBuilt): worth rendering under RENDER_JS=auto. */
+  readonly scriptBuilt: boolean;
   readonly hiddenBlocksDropped: number;
   readonly links?: LinkTargets;
   /** With `explain`: each block extraction removed and why, the chosen block and its runners-up. */
@@ -132,13 +134,16 @@ export function readArticle(input: ArticleInput): ArticleContent {
   const title = article.title === undefined ? {} : { title: cleanText(article.title) };
   const explain = article.explain ? { explain: article.explain } : {};
   const emptyOutcome = detectEmptyOutcome(html, article.textLength);
-  if (emptyOutcome) return { ...title, emptyOutcome, hiddenBlocksDropped: article.hiddenBlocksDropped, ...explain };
+  const scriptBuilt = looksScriptBuilt(html, article.textLength);
+  const hiddenBlocksDropped = article.hiddenBlocksDropped;
+  if (emptyOutcome) return { ...title, emptyOutcome, scriptBuilt, hiddenBlocksDropped, ...explain };
   return {
     ...title,
+    scriptBuilt,
     ...(article.markdown.trim() === ''
       ? {}
       : { content: cleanText(withTitleHeading(article.markdown, article.title)) }),
-    hiddenBlocksDropped: article.hiddenBlocksDropped,
+    hiddenBlocksDropped,
     ...(article.links ? { links: article.links } : {}),
     ...explain,
   };

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config.js';
-import { createEngine, type Engine } from '../../src/engine.js';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { ALL_TOOLS, type AnyTool } from '../../src/tools/registry.js';
 import { READ_ONLY_WEB, type ToolDefinition } from '../../src/tools/types.js';
 import { startHttpServer, type HttpServerHandle, type HttpServerOptions } from '../../src/transports/http/server.js';

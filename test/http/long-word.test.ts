@@ -3,7 +3,7 @@
 // polled: fetch, links and read_url answer, and no poll waits anywhere near the old seconds. The server runs
 // in-process (test/http/http-harness.ts), so a blocked loop would hold the polls too.
 import { expect, it } from 'vitest';
-import { MAX_LINK_PART_LENGTH } from '../../src/render/link-list.js';
+import { MAX_LINK_PART_LENGTH } from '../../src/output/link-list.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import { callApi, longestHealthzGap, useTestHttpServer } from './http-harness.js';
 

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { CallToolResultSchema, type CallToolResult, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { crawlTool, DEFAULT_MAX_SECONDS, type CrawlToolResult } from '../../src/tools/crawl-tool.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import { addSlowTree } from '../crawl-site.js';

@@ -57,7 +57,14 @@ describe('tools/list', () => {
     const [fetch] = tools;
     expect(fetch?.description).toMatch(/^Read content from a real internet URL\./);
     expect(fetch?.inputSchema.required).toEqual(['url']);
-    expect(Object.keys(fetch?.inputSchema.properties ?? {})).toEqual(['url', 'max_length', 'raw', 'start_index']);
+    expect(Object.keys(fetch?.inputSchema.properties ?? {})).toEqual([
+      'url',
+      'max_length',
+      'raw',
+      'start_index',
+      'render',
+      'wait_for',
+    ]);
     expect(fetch?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, destructiveHint: false });
   });
 });

@@ -36,6 +36,8 @@ describe('read_url', () => {
       'max_length',
       'include_links',
       'start_index',
+      'render',
+      'wait_for',
     ]);
   });
 
