@@ -151,7 +151,7 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
   }
 
   /** Plain http:// through a proxy: an absolute-form request to the checked address (see the top of this file). */
-  async function sendViaProxy(
+  async function requestViaProxy(
     proxy: string,
     checked: CheckedUrl,
     headers: Record<string, string>,
@@ -176,14 +176,13 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       network.proxyPools.set(proxyUrl.origin, pool);
     }
     const target = `http://${authority(hosts[0]!, url.port || '80')}${url.pathname}${url.search}`;
-    const sent = pool.request({
+    return pool.request({
       origin: proxyUrl.origin,
       path: target,
       method: 'GET',
       headers: { ...headers, host: url.host, ...proxyAuthorization(proxyUrl) },
       signal,
     });
-    return unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
   }
 
   async function send(
@@ -197,9 +196,11 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     network.handedOn = false;
     try {
       const proxy = checked.url.protocol === 'http:' ? proxyForUrl(checked.url) : undefined;
-      if (proxy) return await sendViaProxy(proxy, checked, headers, network);
+      const sent = proxy
+        ? requestViaProxy(proxy, checked, headers, network)
+        : request(checked.url, { dispatcher: network.agent, method: 'GET', headers, signal });
       // unlessAborted: undici defers a request's abort until its socket connects; the connector closes that socket.
-      const sent = request(checked.url, { dispatcher: network.agent, method: 'GET', headers, signal });
+      // A response that still arrives after the abort, direct or through the proxy, is read from no further.
       return await unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
     } catch (error) {
       if (signal.aborted) throw error;
