@@ -164,7 +164,7 @@ describe('link targets are http, https or mailto', () => {
     const kept = [
       '[the guide](/guide.md)',
       '[the desk](mailto:desk@example.com)',
-      // The other links lose their link syntax to a backslash (src/render/disarm-markdown.ts), their words stay.
+      // The other links lose their link syntax to a backslash (disarmMarkdownLinks); their words stay.
       '[click here]\\(javascript:alert(1))',
       '![look]\\(data:image/svg+xml',
       '\\<vbscript:msgbox(3)>',
