@@ -1,9 +1,8 @@
 // Output hygiene on the CLI (issue 10 §7): `read`, `scrape` and `crawl` print no control, bidi, tag or invisible
 // character a page sent. `crawl` does not go through runTool, so this checks the cleaning at the engine's source.
-import { execFile } from 'node:child_process';
 import { expect, it } from 'vitest';
 import { useFixtureServer } from './use-fixture-server.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
+import { runCli, type CliRun } from './run-cli.js';
 
 const FORBIDDEN =
   // eslint-disable-next-line no-control-regex -- finding control characters is the point of this pattern
@@ -16,15 +15,8 @@ const PAGE = `<!doctype html><!-- ${'padding '.repeat(140)} --><html><head><titl
 screen\u001B[2J is not cleared, and the hidden words${SMUGGLED} never print. Turn the crown clockwise to set the time
 and anticlockwise to set the date; pull it out fully to stop the second hand. <a href="/clock">Read\u202E again\u0007</a>.</p></article></main></body></html>`;
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_PATH, ...args],
-      { env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0' } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args, { ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0' }, { timeoutMs: 0 });
 }
 
 const server = useFixtureServer((server) => {

@@ -1,41 +1,42 @@
 // The CLI as a person or a script uses it: the built binary, real arguments, stdout, stderr and exit codes.
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { useFixtureServer } from './use-fixture-server.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
+import { respondWith } from './fixture-server.js';
+import { runCli, type CliRun } from './run-cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_PATH, ...args],
-      { env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, ...env }, timeout: 15000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(args, { ALLOW_PRIVATE_HOSTS: server.hostPort, ...env });
 }
 
 const LONG = `<html><head><title>Long</title></head><body><article><h1>Long page</h1>${'<p>Every sentence in this paragraph is here to make the page long enough to need a cap on the number of tokens.</p>'.repeat(60)}</article></body></html>`;
 
+const SPA = '<html><body><div id="app"></div><script src="/x.js"></script></body></html>';
+
 const server = useFixtureServer((server) => {
-  server.route('/long', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html' });
-    res.end(LONG);
-  });
+  server.route('/long', respondWith('text/html', LONG));
+  server.route('/spa', respondWith('text/html', SPA));
 });
 
 describe('web-reader read', () => {
-  it('prints the main content as Markdown and exits 0', async () => {
-    const run = await cli(['read', server.url('/long')]);
-    expect(run.code).toBe(0);
-    expect(run.stdout).toContain('# Long page');
-    expect(run.stderr).toBe('');
+  // The exit codes of `read`, one row each: where the answer goes and what it says.
+  it.each<[string, string, Partial<CliRun>]>([
+    [
+      'prints the main content as Markdown and exits 0',
+      '/long',
+      { code: 0, stdout: expect.stringContaining('# Long page'), stderr: '' },
+    ],
+    [
+      'a failure goes to stderr with exit code 1',
+      '/status/500',
+      { code: 1, stdout: '', stderr: expect.stringContaining('500') },
+    ],
+    [
+      'a script shell exits 3 with the needs_js status',
+      '/spa',
+      { code: 3, stdout: expect.stringMatching(/^Status: needs_js/) },
+    ],
+  ])('%s', async (_name, path, expected) => {
+    expect(await cli(['read', server.url(path)])).toMatchObject(expected);
   });
 
   it('--json prints a machine-readable result with the status', async () => {
@@ -50,23 +51,6 @@ describe('web-reader read', () => {
     const run = await cli(['read', server.url('/long')], { MAX_OUTPUT_TOKENS: '60' });
     expect(run.stdout).toMatch(/call fetch again with start_index=\d+ to continue/);
     expect(run.stdout).toContain('MAX_OUTPUT_TOKENS');
-  });
-
-  it('a failure goes to stderr with exit code 1', async () => {
-    const run = await cli(['read', server.url('/status/500')]);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('500');
-  });
-
-  it('a script shell exits 3 with the needs_js status', async () => {
-    server.route('/spa', (_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/html' });
-      res.end('<html><body><div id="app"></div><script src="/x.js"></script></body></html>');
-    });
-    const run = await cli(['read', server.url('/spa')]);
-    expect(run.code).toBe(3);
-    expect(run.stdout).toMatch(/^Status: needs_js/);
   });
 });
 

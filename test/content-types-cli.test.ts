@@ -1,29 +1,15 @@
 // Issue 6 through the built CLI: `web-reader read <url>` for each content type, stdout and exit code.
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { useFixtureServer } from './use-fixture-server.js';
 import { addContentRoutes, longPdfLine } from './fixtures/content/routes.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
+import { runCli, type CliRun } from './run-cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function read(path: string, flags: string[] = [], env: Record<string, string> = {}): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_PATH, 'read', server.url(path), ...flags],
-      {
-        env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0', ...env },
-        timeout: 15000,
-        maxBuffer: 4 * 1024 * 1024,
-      },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function read(path: string, flags: string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
+  return runCli(
+    ['read', server.url(path), ...flags],
+    { ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0', ...env },
+    { maxBufferBytes: 4 * 1024 * 1024 },
+  );
 }
 
 const server = useFixtureServer((server) => {

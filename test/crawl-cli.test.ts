@@ -1,5 +1,5 @@
 // `web-reader crawl` as a person uses it: the built binary against the generated loopback site.
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCrawlSite, addSlowTree, crawlSitePaths } from './crawl-site.js';
 import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
+import { runCli, type CliRun } from './run-cli.js';
 import type { CrawlToolResult } from '../src/tools/crawl-tool.js';
 
 let outDir: string;
@@ -23,12 +24,8 @@ function env(): Record<string, string> {
   };
 }
 
-function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [CLI_PATH, ...args], { env: env(), timeout: 30000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
+function cli(args: string[]): Promise<CliRun> {
+  return runCli(args, env(), { timeoutMs: 30_000 });
 }
 
 function totalHits(): number {

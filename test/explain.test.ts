@@ -1,27 +1,12 @@
 // `read --explain` and the library's `explain: true`: extraction's decisions on stderr (or in the result), the page
 // itself unchanged. Through the built CLI and the real worker pool, against the loopback fixture server.
-import { execFile } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { createWebReader, formatExplain } from '../src/index.js';
 import { useFixtureServer } from './use-fixture-server.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
+import { respondWith } from './fixture-server.js';
+import { runCli } from './run-cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[]): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_PATH, ...args],
-      { env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort }, timeout: 15000 },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
+const cli = (args: string[]) => runCli(args, { ALLOW_PRIVATE_HOSTS: server.hostPort });
 
 const PROSE =
   'The committee met on Tuesday, and after a long debate it agreed to publish the report, which runs to forty pages. ';
@@ -41,14 +26,8 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>The report</title><
   </body></html>`;
 
 const server = useFixtureServer((server) => {
-  server.route('/article', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    res.end(ARTICLE);
-  });
-  server.route('/notes.txt', (_req, res) => {
-    res.writeHead(200, { 'content-type': 'text/plain' });
-    res.end('Plain notes.');
-  });
+  server.route('/article', respondWith('text/html; charset=utf-8', ARTICLE));
+  server.route('/notes.txt', respondWith('text/plain', 'Plain notes.'));
 });
 
 describe('web-reader read --explain', () => {

@@ -116,6 +116,14 @@ function html(res: ServerResponse, body: string | Buffer, status = 200, headers:
   res.end(body);
 }
 
+/** A route that always answers 200 with `body` as `contentType`: `server.route('/page', respondWith('text/html', PAGE))`. */
+export function respondWith(contentType: string, body: string | Buffer): RouteHandler {
+  return (_req, res) => {
+    res.writeHead(200, { 'content-type': contentType });
+    res.end(body);
+  };
+}
+
 /** Sends the article page with a Content-Encoding applied. */
 function encoded(encoding: string, encode: (input: Buffer) => Buffer): RouteHandler {
   return (_req, res) => {

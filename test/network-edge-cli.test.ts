@@ -1,18 +1,14 @@
 // Issue 10's network edge through the built CLI (`web-reader read`): one deadline over connect and TLS, a
 // proxy asked for the checked address, stacked codings, a BOM over the header charset, declared HTML with a NUL.
-import { execFile } from 'node:child_process';
 import { createServer as createHttpServer, request as httpRequest, type Server as HttpServer } from 'node:http';
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useFixtureServer } from './use-fixture-server.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
+import { runCli, type CliRun } from './run-cli.js';
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
+interface Run extends CliRun {
+  readonly ms: number;
 }
 
 let staller: Server;
@@ -22,20 +18,14 @@ let proxy: HttpServer;
 let proxyUrl: string;
 const proxyTargets: string[] = [];
 
-function read(url: string, env: Record<string, string> = {}): Promise<Run> {
+async function read(url: string, env: Record<string, string> = {}): Promise<Run> {
   const started = Date.now();
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI_PATH, 'read', url],
-      {
-        env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0', ...env },
-        timeout: 30000,
-      },
-      (error, stdout, stderr) =>
-        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr, ms: Date.now() - started }),
-    );
-  });
+  const run = await runCli(
+    ['read', url],
+    { ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0', ...env },
+    { timeoutMs: 30_000 },
+  );
+  return { ...run, ms: Date.now() - started };
 }
 
 const server = useFixtureServer((server) => {

@@ -2,13 +2,11 @@
 // Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
 import { renderMarkdown } from './markdown.js';
 import { removeHidden } from './clean-hidden.js';
-import { readHidingSheet } from './hidden-css.js';
-import type { StyleSource } from './html-source.js';
 import { listLinkTargets, readCanonicalUrl, type LinkTargets } from './links.js';
 import { visibleTextLength } from './block-stats.js';
 import { findMainContent } from './main-content.js';
 import { stripShortcodes } from './shortcodes.js';
-import { readMetadata } from './metadata.js';
+import { parsePage } from './parse-page.js';
 import { parseHtml } from './parse.js';
 import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
 
@@ -45,15 +43,12 @@ export interface ExtractArticleOptions {
 const RETRY_BELOW_CHARS = 250;
 
 export function extractArticle(html: string, options: ExtractArticleOptions): Article {
-  const styles: StyleSource[] = [];
-  const doc = parseHtml(html, { styles });
+  const { doc, metadata, sheet } = parsePage(html, options.baseUrl);
+  const { title, lang, baseUrl } = metadata;
   // Metadata first: cleaning removes <head>.
-  const { title, lang, baseUrl } = readMetadata(doc, options.baseUrl);
   const canonicalUrl = options.withLinks ? readCanonicalUrl(doc, baseUrl) : undefined;
   // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
   const trace: ExtractTrace | undefined = options.explain ? [] : undefined;
-  // The <style> rules are read from the source: parsing drops style bodies unread.
-  const sheet = readHidingSheet(html, styles);
   const hiddenBlocksDropped = removeHidden(doc, { sheet, trace });
   // The cleaned tree before detection cuts it down is exactly what extractLinks reads.
   const links: LinkTargets | undefined = options.withLinks

@@ -190,15 +190,23 @@ function scriptEnd(html: string, from: number): number {
   return html.length;
 }
 
+/**
+ * The matches of `token` (a global pattern that also matches `<!--`) from `from` on, each comment stepped over whole:
+ * inside <svg> and <template> a comment hides the tags in it. The caller moves `token.lastIndex` past what it reads
+ * before asking for the next match.
+ */
+function* tagsOutsideComments(html: string, token: RegExp, from: number): Generator<RegExpExecArray> {
+  token.lastIndex = from;
+  for (let match = token.exec(html); match; match = token.exec(html)) {
+    if (match[0] === '<!--') token.lastIndex = commentEnd(html, match.index + 4);
+    else yield match;
+  }
+}
+
 function svgEnd(html: string, from: number): number {
   let depth = 1;
   let integration = 0;
-  SVG_TOKEN.lastIndex = from;
-  for (let match = SVG_TOKEN.exec(html); match; match = SVG_TOKEN.exec(html)) {
-    if (match[0] === '<!--') {
-      SVG_TOKEN.lastIndex = commentEnd(html, match.index + 4);
-      continue;
-    }
+  for (const match of tagsOutsideComments(html, SVG_TOKEN, from)) {
     const closing = match[2] !== undefined;
     const name = (match[1] ?? match[2]!).toLowerCase();
     const tag = startTagEnd(html, match.index + match[0].length);
@@ -216,12 +224,7 @@ function svgEnd(html: string, from: number): number {
 
 function templateEnd(html: string, from: number): { start: number; end: number } {
   let depth = 1;
-  TEMPLATE_TOKEN.lastIndex = from;
-  for (let match = TEMPLATE_TOKEN.exec(html); match; match = TEMPLATE_TOKEN.exec(html)) {
-    if (match[0] === '<!--') {
-      TEMPLATE_TOKEN.lastIndex = commentEnd(html, match.index + 4);
-      continue;
-    }
+  for (const match of tagsOutsideComments(html, TEMPLATE_TOKEN, from)) {
     const end = startTagEnd(html, match.index + match[0].length).end;
     if (match[1] && --depth === 0) return { start: match.index, end };
     if (!match[1]) depth++;

@@ -5,18 +5,8 @@
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
 import { removeHidden } from './clean-hidden.js';
-import { readHidingSheet } from './hidden-css.js';
-import type { StyleSource } from './html-source.js';
-import { readMetadata } from './metadata.js';
-import {
-  collapseWhitespace,
-  findElement,
-  isElement,
-  parseHtml,
-  textOf,
-  type HtmlDocument,
-  type HtmlElement,
-} from './parse.js';
+import { parsePage } from './parse-page.js';
+import { collapseWhitespace, findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 
 export interface PageLink {
   /** Absolute URL, fragment kept (`/a#x` and `/a#y` are different links, as in the seeds). */
@@ -111,12 +101,11 @@ export function readCanonicalUrl(doc: HtmlDocument, baseUrl: string): string | u
 
 /** HTML text → its visible links (the worker task behind `links`, `web` links mode and `extract_links`). */
 export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
-  const styles: StyleSource[] = [];
-  const doc = parseHtml(html, { styles });
-  // <base href> (resolved against the page URL), else the page URL: HTML §4.2.3. Read before cleaning removes <head>.
-  const { baseUrl } = readMetadata(doc, pageUrl);
+  const { doc, metadata, sheet } = parsePage(html, pageUrl);
+  const { baseUrl } = metadata;
+  // Read before cleaning removes <head>.
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);
-  const hiddenBlocksDropped = removeHidden(doc, { sheet: readHidingSheet(html, styles) });
+  const hiddenBlocksDropped = removeHidden(doc, { sheet });
   // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
   const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
   return { links, hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };

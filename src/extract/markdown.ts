@@ -40,19 +40,14 @@ class MarkdownRenderer {
       if (text) out.push(escapeLineStart(text));
       inline = '';
     };
-    for (const child of node.children) {
-      if (child.type === 'text') {
-        inline += textNodeMarkdown(child.data);
-      } else if (isElement(child)) {
-        const el = child;
-        const tag = el.name;
-        if (NEVER_RENDERED.has(tag)) continue;
-        if (BLOCK_ELEMENTS.has(tag)) {
-          flush();
-          this.block(el, tag, out);
-        } else {
-          inline += this.inline(el, tag);
-        }
+    for (const child of renderedChildren(node)) {
+      if (typeof child === 'string') {
+        inline += child;
+      } else if (BLOCK_ELEMENTS.has(child.name)) {
+        flush();
+        this.block(child, child.name, out);
+      } else {
+        inline += this.inline(child, child.name);
       }
     }
     flush();
@@ -148,15 +143,9 @@ class MarkdownRenderer {
   /** Inline content of an element; a block nested in inline context (a <div> inside <a>) becomes a space-separated run. */
   private inlineChildren(node: HtmlElement): string {
     let text = '';
-    for (const child of node.children) {
-      if (child.type === 'text') {
-        text += textNodeMarkdown(child.data);
-      } else if (isElement(child)) {
-        const el = child;
-        const tag = el.name;
-        if (NEVER_RENDERED.has(tag)) continue;
-        text += BLOCK_ELEMENTS.has(tag) ? ` ${this.inlineChildren(el)} ` : this.inline(el, tag);
-      }
+    for (const child of renderedChildren(node)) {
+      if (typeof child === 'string') text += child;
+      else text += BLOCK_ELEMENTS.has(child.name) ? ` ${this.inlineChildren(child)} ` : this.inline(child, child.name);
     }
     return text;
   }
@@ -331,6 +320,17 @@ function codeSpan(raw: string): string {
 }
 
 /** A text node in running text: HTML whitespace (newlines included) collapses to one space, then escaping. */
+/**
+ * The children of `node` a reader sees, in order: each text node as escaped Markdown, each element that is ever
+ * rendered (NEVER_RENDERED ones are skipped). The one rule for block and inline context alike.
+ */
+function* renderedChildren(node: HtmlElement | HtmlDocument): Generator<string | HtmlElement> {
+  for (const child of node.children) {
+    if (child.type === 'text') yield textNodeMarkdown(child.data);
+    else if (isElement(child) && !NEVER_RENDERED.has(child.name)) yield child;
+  }
+}
+
 function textNodeMarkdown(value: string | null): string {
   return value ? escapeText(cleanText(value).replace(/[ \t\n\r\f]+/g, ' ')) : '';
 }

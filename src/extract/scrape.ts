@@ -4,15 +4,12 @@
 // Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
 import { cleanStrings } from '../clean-text.js';
 import { removeHidden } from './clean-hidden.js';
-import { readHidingSheet } from './hidden-css.js';
-import type { StyleSource } from './html-source.js';
-import { forEachElement, isSameSite, resolveHref } from './links.js';
-import { readMetadata } from './metadata.js';
+import { forEachElement, isSameSite, readCanonicalUrl, resolveHref } from './links.js';
+import { parsePage } from './parse-page.js';
 import {
   collapseWhitespace,
   findElement,
   isElement,
-  parseHtml,
   textOf,
   type HtmlDocument,
   type HtmlElement,
@@ -273,15 +270,11 @@ function ldDate(items: readonly Record<string, unknown>[]): string | null {
 export function readScrapeMetadata(doc: HtmlDocument, html: string, baseUrl: string): ScrapeMetadata {
   const ld = jsonLd(html);
   const titleElement = findElement(doc, (el) => el.name === 'title');
-  const canonical = findElement(
-    doc,
-    (el) => el.name === 'link' && /(?:^|\s)canonical(?:\s|$)/i.test(el.attribs.rel ?? '') && Boolean(el.attribs.href),
-  )?.attribs.href;
   return {
     title: orNull(titleElement ? textOf(titleElement) : null) ?? metaContent(doc, ['og:title']),
     description: metaContent(doc, ['description', 'og:description']),
     language: orNull(findElement(doc, (el) => el.name === 'html')?.attribs.lang),
-    canonical_url: canonical ? (resolveHref(canonical, baseUrl) ?? null) : null,
+    canonical_url: readCanonicalUrl(doc, baseUrl) ?? null,
     author: metaContent(doc, ['author', 'article:author']) ?? ldAuthor(ld),
     published_date:
       metaContent(doc, ['article:published_time', 'datepublished', 'date', 'dc.date', 'dcterms.created']) ?? ldDate(ld),
@@ -300,13 +293,12 @@ export function readOutline(doc: HtmlDocument): OutlineEntry[] {
 }
 
 export function scrapeHtml(html: string, pageUrl: string): ScrapedHtml {
-  const styles: StyleSource[] = [];
-  const doc = parseHtml(html, { styles });
+  const { doc, metadata: head, sheet } = parsePage(html, pageUrl);
+  const { baseUrl } = head;
   // Metadata first: cleaning removes <head> with its <title>, <meta> and <link>.
-  const { baseUrl } = readMetadata(doc, pageUrl);
   const metadata = readScrapeMetadata(doc, html, baseUrl);
   // Hidden blocks go before the walk and the outline, so hidden text gets neither a marker nor a heading.
-  const hiddenBlocksDropped = removeHidden(doc, { sheet: readHidingSheet(html, styles) });
+  const hiddenBlocksDropped = removeHidden(doc, { sheet });
   const outline = readOutline(doc);
   const scraper = new Scraper(baseUrl, pageUrl);
   scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);

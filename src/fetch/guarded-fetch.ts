@@ -150,15 +150,19 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     else idle.put(network);
   }
 
-  /** Plain http:// through a proxy: an absolute-form request to the checked address (see the top of this file). */
-  async function sendViaProxy(
-    proxy: string,
+  /**
+   * The GET for a checked URL: through the network's agent, or, for plain http:// with a proxy configured, an
+   * absolute-form request through the proxy to the checked address (see the top of this file).
+   */
+  async function requestChecked(
     checked: CheckedUrl,
     headers: Record<string, string>,
     network: CallNetwork,
   ): Promise<Dispatcher.ResponseData> {
     const { url } = checked;
     const { signal } = network;
+    const proxy = url.protocol === 'http:' ? proxyForUrl(url) : undefined;
+    if (!proxy) return request(url, { dispatcher: network.agent, method: 'GET', headers, signal });
     const hosts = await proxyTargets(url.hostname, checked.hostPort, {
       allowPrivateHosts: allow,
       lookup,
@@ -176,14 +180,13 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       network.proxyPools.set(proxyUrl.origin, pool);
     }
     const target = `http://${authority(hosts[0]!, url.port || '80')}${url.pathname}${url.search}`;
-    const sent = pool.request({
+    return pool.request({
       origin: proxyUrl.origin,
       path: target,
       method: 'GET',
       headers: { ...headers, host: url.host, ...proxyAuthorization(proxyUrl) },
       signal,
     });
-    return unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
   }
 
   async function send(
@@ -196,11 +199,11 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     const overIdleConnection = network.handedOn;
     network.handedOn = false;
     try {
-      const proxy = checked.url.protocol === 'http:' ? proxyForUrl(checked.url) : undefined;
-      if (proxy) return await sendViaProxy(proxy, checked, headers, network);
       // unlessAborted: undici defers a request's abort until its socket connects; the connector closes that socket.
-      const sent = request(checked.url, { dispatcher: network.agent, method: 'GET', headers, signal });
-      return await unlessAborted(sent, signal, (late) => late.body.on('error', () => {}).destroy());
+      // A response that still arrives after the abort, direct or through the proxy, is read from no further.
+      return await unlessAborted(requestChecked(checked, headers, network), signal, (late) =>
+        late.body.on('error', () => {}).destroy(),
+      );
     } catch (error) {
       if (signal.aborted) throw error;
       // A server may close an idle connection just as our request arrives on it. A GET is idempotent, so it is

@@ -10,6 +10,7 @@ import { ALL_TOOLS } from '../../src/tools/registry.js';
 import {
   MCP_HEADERS,
   openRawSession,
+  postToolCall,
   startTestHttpServer,
   toolEvents,
   waitForCancelTool,
@@ -243,15 +244,10 @@ describe('log lines and error messages', () => {
       expect(response.status).toBe(404);
       await response.text();
       const sessionId = await openRawSession(server.mcpUrl);
-      const call = await fetch(server.mcpUrl, {
-        method: 'POST',
-        headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-        body: JSON.stringify({
-          jsonrpc: '2.0',
-          id: 2,
-          method: 'tools/call',
-          params: { name: 'y\n[web-reader] error: forged too', arguments: {} },
-        }),
+      const call = await postToolCall(server.mcpUrl, sessionId, {
+        id: 2,
+        name: 'y\n[web-reader] error: forged too',
+        arguments: {},
       });
       await call.text();
       await expect.poll(() => lines.join('').includes('forged too')).toBe(true);
@@ -294,11 +290,7 @@ describe('log lines and error messages', () => {
     expect(hostAnswer.body.length).toBeLessThan(600);
 
     const sessionId = await openRawSession(server.mcpUrl);
-    const call = await fetch(server.mcpUrl, {
-      method: 'POST',
-      headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: long, arguments: {} } }),
-    });
+    const call = await postToolCall(server.mcpUrl, sessionId, { id: 2, name: long, arguments: {} });
     const sse = await call.text();
     expect(sse).toContain('(5000 characters)');
     expect(sse.length).toBeLessThan(1500);

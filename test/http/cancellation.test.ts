@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import {
-  MCP_HEADERS,
+  postToolCall,
   openRawSession,
   startTestHttpServer,
   stopEvents,
@@ -90,17 +90,12 @@ describe('MCP over Streamable HTTP', () => {
   it('cancels a call whose client hung up, after the disconnect grace period', async () => {
     const sessionId = await openRawSession(http.mcpUrl);
     const hangUp = new AbortController();
-    const response = await fetch(http.mcpUrl, {
-      method: 'POST',
-      headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 7,
-        method: 'tools/call',
-        params: { name: 'crawl', arguments: CRAWL_ARGS() },
-      }),
-      signal: hangUp.signal,
-    });
+    const response = await postToolCall(
+      http.mcpUrl,
+      sessionId,
+      { id: 7, name: 'crawl', arguments: CRAWL_ARGS() },
+      hangUp.signal,
+    );
     expect(response.status).toBe(200);
     await crawlRunning();
     hangUp.abort();

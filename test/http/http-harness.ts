@@ -145,6 +145,34 @@ export const waitForStopTool: ToolDefinition<typeof waitShape> = {
 
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
+/** The headers of a POST inside an open MCP session. */
+export function sessionHeaders(sessionId: string): Record<string, string> {
+  return { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+}
+
+/**
+ * POSTs a `tools/call` request into an open session with plain fetch, for what the SDK's Client will not do (an
+ * arbitrary tool name, a hang-up mid-call); returns the response unread.
+ */
+export function postToolCall(
+  mcpUrl: URL,
+  sessionId: string,
+  call: { readonly id: number; readonly name: string; readonly arguments: unknown },
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: sessionHeaders(sessionId),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: call.id,
+      method: 'tools/call',
+      params: { name: call.name, arguments: call.arguments },
+    }),
+    signal,
+  });
+}
+
 /** Opens an MCP session with plain fetch (initialize, then notifications/initialized); returns its id. */
 export async function openRawSession(mcpUrl: URL): Promise<string> {
   const init = await fetch(mcpUrl, {
@@ -162,15 +190,34 @@ export async function openRawSession(mcpUrl: URL): Promise<string> {
   const sessionId = init.headers.get('mcp-session-id')!;
   const initialized = await fetch(mcpUrl, {
     method: 'POST',
-    headers: { ...MCP_HEADERS, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
+    headers: sessionHeaders(sessionId),
     body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
   });
   await initialized.text();
   return sessionId;
 }
 
+/** The body the JSON tools API answers with (src/transports/http/tools-api.ts): `result` is null when the call failed. */
+export interface ApiResult {
+  success: boolean;
+  result:
+    | ({
+        status: string;
+        text?: string;
+        error?: { code: string; message: string; retry_after_seconds?: number };
+      } & Record<string, unknown>)
+    | null;
+  error: string | null;
+  execution_time_ms: number;
+}
+
 /** POSTs `args` to the JSON tools API's `/tools/{name}` and returns the parsed body. */
-export async function callApi<T>(baseUrl: string, name: string, args: unknown, signal?: AbortSignal): Promise<T> {
+export async function callApi<T = ApiResult>(
+  baseUrl: string,
+  name: string,
+  args: unknown,
+  signal?: AbortSignal,
+): Promise<T> {
   const response = await fetch(`${baseUrl}/tools/${name}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -30,12 +30,7 @@ const fixtures = useFixtureServer((fixtures) =>
 );
 const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }));
 
-interface ApiResult {
-  success: boolean;
-  result: { status: string; text?: string } | null;
-}
-
-const call = (name: string, body: unknown) => callApi<ApiResult>(http.url, name, body);
+const call = (name: string, body: unknown) => callApi(http.url, name, body);
 
 it(
   'fetch, links and read_url answer on a page with a 100,000-character word while /healthz keeps answering',

@@ -6,18 +6,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ARTICLE_HTML, startFixtureServer, type FixtureServer } from '../fixture-server.js';
 import { callApi, startTestHttpServer, type TestHttpServer } from './http-harness.js';
 
-interface ApiResult {
-  success: boolean;
-  result:
-    | ({
-        status: string;
-        text?: string;
-        error?: { code: string; message: string; retry_after_seconds?: number };
-      } & Record<string, unknown>)
-    | null;
-  error: string | null;
-}
-
 const open: Array<{ close(): Promise<void> }> = [];
 
 afterEach(async () => {
@@ -37,7 +25,28 @@ async function apiServer(env: Record<string, string>): Promise<TestHttpServer> {
 }
 
 const call = (http: TestHttpServer, name: string, args: unknown, signal?: AbortSignal) =>
-  callApi<ApiResult>(http.url, name, args, signal);
+  callApi(http.url, name, args, signal);
+
+/**
+ * Routes `/shared` on `site`: answers ARTICLE_HTML after `answerAfterMs`, or never when it is undefined, and counts
+ * the responses whose connection closed before they were finished (the fetch behind them was aborted).
+ */
+function routeShared(site: FixtureServer, answerAfterMs?: number): { readonly closedEarly: number } {
+  const counts = { closedEarly: 0 };
+  site.route('/shared', (_req, res) => {
+    res.on('close', () => {
+      if (!res.writableFinished) counts.closedEarly++;
+    });
+    if (answerAfterMs === undefined) return;
+    setTimeout(() => {
+      if (!res.destroyed) {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(ARTICLE_HTML);
+      }
+    }, answerAfterMs);
+  });
+  return counts;
+}
 
 async function until(condition: () => boolean, what: string): Promise<void> {
   for (let waited = 0; !condition(); waited += 10) {
@@ -124,18 +133,7 @@ describe('the request queue through the JSON API', () => {
 
   it('one caller hanging up does not cancel the fetch another caller of the same URL is waiting on', async () => {
     const [site] = await fixtureServers(1);
-    let closedEarly = 0;
-    site!.route('/shared', (_req, res) => {
-      res.on('close', () => {
-        if (!res.writableFinished) closedEarly++;
-      });
-      setTimeout(() => {
-        if (!res.destroyed) {
-          res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-          res.end(ARTICLE_HTML);
-        }
-      }, 800);
-    });
+    const shared = routeShared(site!, 800);
     const http = await apiServer({ ALLOW_PRIVATE_HOSTS: site!.hostPort });
     const leaver = new AbortController();
     const first = call(http, 'fetch', { url: site!.url('/shared') }, leaver.signal).catch((error: unknown) => error);
@@ -148,17 +146,12 @@ describe('the request queue through the JSON API', () => {
     expect(result.success).toBe(true);
     expect(result.result?.text).toContain('Fixture');
     expect(site!.hits('/shared')).toBe(1);
-    expect(closedEarly).toBe(0);
+    expect(shared.closedEarly).toBe(0);
   }, 30_000);
 
   it('the shared fetch is aborted once every caller waiting on it has gone', async () => {
     const [site] = await fixtureServers(1);
-    let closedEarly = 0;
-    site!.route('/shared', (_req, res) => {
-      res.on('close', () => {
-        if (!res.writableFinished) closedEarly++;
-      });
-    });
+    const shared = routeShared(site!);
     const http = await apiServer({ ALLOW_PRIVATE_HOSTS: site!.hostPort, FETCH_TIMEOUT: '20000' });
     const callers = [new AbortController(), new AbortController()];
     const calls = callers.map((caller) =>
@@ -168,9 +161,9 @@ describe('the request queue through the JSON API', () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     callers[0]!.abort();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(closedEarly).toBe(0); // one caller is still waiting
+    expect(shared.closedEarly).toBe(0); // one caller is still waiting
     callers[1]!.abort();
-    await until(() => closedEarly === 1, 'the origin connection to close');
+    await until(() => shared.closedEarly === 1, 'the origin connection to close');
     await Promise.all(calls);
     expect(site!.hits('/shared')).toBe(1);
   }, 30_000);

@@ -4,14 +4,13 @@ import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { useFixtureServer } from '../use-fixture-server.js';
-import { countdownTool, startTestHttpServer, useTestHttpServer, waitForCancelTool } from './http-harness.js';
-
-interface ApiResult {
-  success: boolean;
-  result: ({ status: string; text?: string; error?: { code: string } } & Record<string, unknown>) | null;
-  error: string | null;
-  execution_time_ms: number;
-}
+import {
+  countdownTool,
+  type ApiResult,
+  startTestHttpServer,
+  useTestHttpServer,
+  waitForCancelTool,
+} from './http-harness.js';
 
 async function call(name: string, body: unknown, init: RequestInit = {}): Promise<{ status: number; json: ApiResult }> {
   const response = await fetch(`${http.url}/tools/${name}`, {

@@ -161,13 +161,17 @@ describe('link targets are http, https or mailto', () => {
 
   it("a page's own Markdown keeps its words, its http and mailto links and its code, and no other link", async () => {
     const result = await session.call('fetch', { url: server.url('/notes.md') });
-    expect(result.text).toContain('[the guide](/guide.md)');
-    expect(result.text).toContain('[the desk](mailto:desk@example.com)');
-    expect(result.text).toContain('[click here]\\(javascript:alert(1))');
-    expect(result.text).toContain('![look]\\(data:image/svg+xml');
-    expect(result.text).toContain('\\<vbscript:msgbox(3)>');
-    expect(result.text).toContain('\\[ref]: javascript:alert(4)');
-    expect(result.text).toContain('```md\n[an example of a bad link](javascript:alert(5))\n```');
+    const kept = [
+      '[the guide](/guide.md)',
+      '[the desk](mailto:desk@example.com)',
+      // The other links lose their link syntax to a backslash (disarmMarkdownLinks); their words stay.
+      '[click here]\\(javascript:alert(1))',
+      '![look]\\(data:image/svg+xml',
+      '\\<vbscript:msgbox(3)>',
+      '\\[ref]: javascript:alert(4)',
+      '```md\n[an example of a bad link](javascript:alert(5))\n```',
+    ];
+    for (const text of kept) expect(result.text).toContain(text);
     expect(result.text.replace(/```md[\s\S]*```/, '')).not.toMatch(/(?<!\\)\]\((?:javascript|data)|(?<!\\)<vbscript/);
   });
 

@@ -19,6 +19,24 @@ const { server, session } = useMcpSession({
   env: { PER_DOMAIN_INTERVAL: String(INTERVAL_MS), MAX_CONCURRENT: '3', FETCH_TIMEOUT: '5000' },
 });
 
+/**
+ * Two fetches of pages on the fixture host sent at once to a stdio server of its own, PER_DOMAIN_INTERVAL 3 s plus
+ * `env`: the second waits about 3 s for its turn.
+ */
+async function fetchTwoAtOnce(env: Record<string, string>, firstPath: string, secondPath: string) {
+  const client = await connectStdio(['--tools', 'fetch'], {
+    ALLOW_PRIVATE_HOSTS: server.hostPort,
+    PER_DOMAIN_INTERVAL: '3000',
+    ...env,
+  });
+  try {
+    const fetchPage = (path: string) => client.call('fetch', { url: server.url(path) });
+    return await Promise.all([fetchPage(firstPath), fetchPage(secondPath)]);
+  } finally {
+    await client.close();
+  }
+}
+
 describe('queue', () => {
   it('lists all seven tools for --tools all', async () => {
     const { tools } = await session.client.listTools();
@@ -50,41 +68,17 @@ describe('queue', () => {
   });
 
   it('FETCH_TIMEOUT starts when the call leaves the queue: a wait longer than it is not a time-out', async () => {
-    const short = await connectStdio(['--tools', 'fetch'], {
-      ALLOW_PRIVATE_HOSTS: server.hostPort,
-      PER_DOMAIN_INTERVAL: '3000',
-      FETCH_TIMEOUT: '1000',
-    });
-    try {
-      const [first, second] = await Promise.all([
-        short.call('fetch', { url: server.url('/page/a') }),
-        short.call('fetch', { url: server.url('/page/b') }),
-      ]);
-      expect(first.isError).toBeFalsy();
-      expect(second.isError).toBeFalsy(); // waited ~3 s for its turn, then answered in milliseconds
-      expect(second.text).toContain('Queued page');
-    } finally {
-      await short.close();
-    }
+    const [first, second] = await fetchTwoAtOnce({ FETCH_TIMEOUT: '1000' }, '/page/a', '/page/b');
+    expect(first.isError).toBeFalsy();
+    expect(second.isError).toBeFalsy(); // waited ~3 s for its turn, then answered in milliseconds
+    expect(second.text).toContain('Queued page');
   });
 
   it('a call whose turn would come after QUEUE_TIMEOUT is refused at once as busy, never as a time-out', async () => {
-    const busy = await connectStdio(['--tools', 'fetch'], {
-      ALLOW_PRIVATE_HOSTS: server.hostPort,
-      PER_DOMAIN_INTERVAL: '3000',
-      QUEUE_TIMEOUT: '2000',
-    });
-    try {
-      const [first, second] = await Promise.all([
-        busy.call('fetch', { url: server.url('/page/c') }),
-        busy.call('fetch', { url: server.url('/page/d') }),
-      ]);
-      expect(first.isError).toBeFalsy();
-      expect(second.isError).toBe(true);
-      expect(second.text).toMatch(/^busy: [01] requests ahead for host 127\.0\.0\.1:\d+, retry in [1-3] s\./);
-      expect(second.structuredContent).toMatchObject({ error: { code: 'QUEUE_TIMEOUT' } });
-    } finally {
-      await busy.close();
-    }
+    const [first, second] = await fetchTwoAtOnce({ QUEUE_TIMEOUT: '2000' }, '/page/c', '/page/d');
+    expect(first.isError).toBeFalsy();
+    expect(second.isError).toBe(true);
+    expect(second.text).toMatch(/^busy: [01] requests ahead for host 127\.0\.0\.1:\d+, retry in [1-3] s\./);
+    expect(second.structuredContent).toMatchObject({ error: { code: 'QUEUE_TIMEOUT' } });
   });
 });

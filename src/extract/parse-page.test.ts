@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { removeHidden } from './clean-hidden.js';
+import { parsePage } from './parse-page.js';
+import { textOf } from './parse.js';
+
+describe('parsePage', () => {
+  it('reads title, language and the base URL from <head>, <base href> resolved against the page URL', () => {
+    const page = parsePage(
+      '<html lang="de"><head><title>Seite</title><base href="/docs/"></head><body><p>x</p></body></html>',
+      'https://site.test/a/b.html',
+    );
+    expect(page.metadata).toEqual({ title: 'Seite', lang: 'de', baseUrl: 'https://site.test/docs/' });
+  });
+
+  it("reads the hiding rules of the page's <style> sheets, whose bodies the parse itself drops", () => {
+    // Enough visible text that the hidden paragraph is a small part of the page (clean-hidden.ts keeps a page that
+    // would lose most of its text).
+    const prose = 'The committee met on Tuesday and agreed to publish the report, which runs to forty pages. '.repeat(
+      8,
+    );
+    const { doc, sheet } = parsePage(
+      `<html><head><style>.promo { display: none }</style></head><body><p>${prose}</p><p class="promo">Buy now</p></body></html>`,
+      'https://site.test/',
+    );
+    expect(removeHidden(doc, { sheet })).toBe(1);
+    expect(textOf(doc)).toContain('The committee met');
+    expect(textOf(doc)).not.toContain('Buy now');
+  });
+});
