@@ -1,7 +1,6 @@
 // Argument schemas shared by several tools. Every message names the argument, so an agent can fix its call.
 import { z } from 'zod';
 import { MAX_URL_LENGTH, urlTooLongMessage } from '../fetch/url-argument.js';
-import { RENDER_POLICIES, type RenderPolicy } from '../outcome.js';
 
 // The schema carries the length limit too, so a client sees `maxLength` in the tool's input schema; the engine
 // checks it again for callers that skip the schema (the library's engine, crawl links).
@@ -43,28 +42,9 @@ export const startIndexArgument = nonNegativeInteger(
   'Character offset to start from, to continue a truncated result (the truncation notice names it)',
 );
 
-// Rendering (issue 13): the policy a call may name, and what a rendered page waits for. RENDER_JS when absent.
-export const renderArgument = z
-  .enum(RENDER_POLICIES, { error: 'render must be one of "auto", "always", "never"' })
-  .optional()
-  .describe(
-    'Run the page in a headless browser before reading it: "auto" (default, RENDER_JS) when its HTML has no ' +
-      'readable content but scripts, "always", or "never". Needs Chromium on the server.',
-  );
-
-export const waitForArgument = z
-  .string({ error: 'wait_for must be a CSS selector (a string)' })
-  .min(1, { error: 'wait_for must not be empty' })
-  .max(500, { error: 'wait_for must be at most 500 characters' })
-  .optional()
-  .describe(
-    'When the page is rendered: wait until this CSS selector matches before reading it (within the time limit)',
-  );
-
-/** The render arguments as the engine's options. */
-export function renderOptions(args: { render?: RenderPolicy; wait_for?: string }): {
-  render?: RenderPolicy;
-  waitFor?: string;
-} {
-  return { ...(args.render && { render: args.render }), ...(args.wait_for && { waitFor: args.wait_for }) };
-}
+/** A non-empty string of at most `max` characters; `what` says what it must be, in every message. */
+export const boundedString = (name: string, what: string, max: number) =>
+  z
+    .string({ error: `${name} must be ${what}` })
+    .min(1, { error: `${name} must not be empty` })
+    .max(max, { error: `${name} is too long for ${what} (at most ${max} characters)` });

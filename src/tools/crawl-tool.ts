@@ -18,7 +18,8 @@ import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
 import { crawlContinueLine } from '../output/notices.js';
-import { integerBetween, renderArgument, renderOptions, urlArgument, waitForArgument } from './arguments.js';
+import { boundedString, integerBetween, urlArgument } from './arguments.js';
+import { renderOptions, renderShape } from './render-arguments.js';
 import type { RenderOptions } from '../engine/render-step.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from '../output/page-text.js';
@@ -70,16 +71,12 @@ const inputShape = {
     .describe(
       'Stop after this many seconds with the pages read so far and a continue_from id (default 45, below the 60 s most MCP clients wait)',
     ),
-  continue_from: z
-    .string({ error: 'continue_from must be a string (the id a stopped crawl gave)' })
-    .min(1, { error: 'continue_from must not be empty' })
-    .max(100, { error: 'continue_from is not an id a crawl gave (too long)' })
+  continue_from: boundedString('continue_from', 'the id a stopped crawl gave', 100)
     .optional()
     .describe(
       'Continue a crawl that stopped at its time limit: the id its result gave. The crawl keeps its URL, scope and budgets (max_tokens and max_pages count every page of the crawl); only max_seconds, render and wait_for apply anew',
     ),
-  render: renderArgument,
-  wait_for: waitForArgument,
+  ...renderShape,
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof inputShape>>;

@@ -1,15 +1,8 @@
 // The `fetch` tool of seeds/fetch-tool.md: URL → main content as Markdown (or the raw body), with max_length,
 // plus SPEC "Beyond the seeds": start_index continuation, the token cap and an outcome status.
 import { z } from 'zod';
-import {
-  booleanArgument,
-  nonNegativeInteger,
-  renderArgument,
-  renderOptions,
-  startIndexArgument,
-  urlArgument,
-  waitForArgument,
-} from './arguments.js';
+import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
+import { renderOptions, renderShape } from './render-arguments.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -18,8 +11,7 @@ const inputShape = {
   max_length: nonNegativeInteger('max_length', 0, 'Max characters to return (0 is unlimited)'),
   raw: booleanArgument('raw', false, 'Get raw content instead of cleaning/extracting to markdown'),
   start_index: startIndexArgument,
-  render: renderArgument,
-  wait_for: waitForArgument,
+  ...renderShape,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {

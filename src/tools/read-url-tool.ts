@@ -7,15 +7,8 @@ import { markdownLink } from '../output/link-list.js';
 import { checkStartIndex, sliceContent, truncationNotice } from '../output/truncate.js';
 import { EXTRACTION_FAILED_NOTICE } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
-import {
-  booleanArgument,
-  integerAtLeast,
-  renderArgument,
-  renderOptions,
-  startIndexArgument,
-  urlArgument,
-  waitForArgument,
-} from './arguments.js';
+import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
+import { renderOptions, renderShape } from './render-arguments.js';
 import { statusLine, structuredPage } from '../output/page-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
@@ -28,8 +21,7 @@ const inputShape = {
     .describe('Maximum characters of content to return (default DEFAULT_MAX_LENGTH, 50000; 0 is unlimited)'),
   include_links: booleanArgument('include_links', false, 'Append the list of links found on the page'),
   start_index: startIndexArgument,
-  render: renderArgument,
-  wait_for: waitForArgument,
+  ...renderShape,
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */

@@ -17,14 +17,8 @@ import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../output/scraper-json.js';
 import { renderSkippedSentence, scraperSentences } from '../output/notices.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
-import {
-  booleanArgument,
-  integerBetween,
-  renderArgument,
-  renderOptions,
-  urlArgument,
-  waitForArgument,
-} from './arguments.js';
+import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
+import { renderOptions, renderShape } from './render-arguments.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, renderDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
@@ -37,8 +31,7 @@ const inputShape = {
   timeout: integerBetween('timeout', 5, 60)
     .optional()
     .describe('Request timeout in seconds (default: FETCH_TIMEOUT, 10 s)'),
-  render: renderArgument,
-  wait_for: waitForArgument,
+  ...renderShape,
 };
 
 const referenceShape = z.object({

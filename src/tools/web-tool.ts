@@ -4,14 +4,8 @@ import { z } from 'zod';
 import { limitLines, lineTruncationNotice, linkLine } from '../output/link-list.js';
 import { allLinksFound, noLinksFound, withRenderNote } from '../output/notices.js';
 import { checkStartIndex } from '../output/truncate.js';
-import {
-  nonNegativeInteger,
-  renderArgument,
-  renderOptions,
-  startIndexArgument,
-  urlArgument,
-  waitForArgument,
-} from './arguments.js';
+import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
+import { renderOptions, renderShape } from './render-arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
@@ -36,8 +30,7 @@ const inputShape = {
       'limit is met.',
   ),
   start_index: startIndexArgument,
-  render: renderArgument,
-  wait_for: waitForArgument,
+  ...renderShape,
 };
 
 type WebArguments = z.infer<z.ZodObject<typeof inputShape>>;
