@@ -5,6 +5,7 @@ import { InvalidArgumentError } from './errors.js';
 import { VERSION } from './version.js';
 
 export type RobotsPolicy = 'always' | 'crawl' | 'never';
+export type RenderPolicy = 'auto' | 'always' | 'never';
 
 export interface Config {
   readonly userAgent: string; // USER_AGENT
@@ -27,6 +28,11 @@ export interface Config {
   readonly httpsProxy: string | undefined; // HTTPS_PROXY / https_proxy
   readonly noProxy: string | undefined; // NO_PROXY / no_proxy
   readonly proxyIsEgressPolicy: boolean; // PROXY_IS_EGRESS_POLICY: names our DNS cannot resolve go to the proxy
+  // Rendering with headless Chromium (src/browser/)
+  readonly renderJs: RenderPolicy; // RENDER_JS: auto renders only pages the static read finds script-built
+  readonly renderConcurrency: number; // RENDER_CONCURRENCY, pages rendered at once (one browser, a context each)
+  readonly chromiumPath: string | undefined; // CHROMIUM_PATH: when set, the only browser used
+  readonly renderMaxBytes: number; // RENDER_MAX_SIZE, all bytes one render may download (default 4 × MAX_RESPONSE_SIZE)
   // `serve --http` (src/transports/http/)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
@@ -91,6 +97,7 @@ export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE
 }
 
 export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
+  const maxResponseBytes = integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1);
   const fromEnv: Config = {
     userAgent: env.USER_AGENT?.trim() || DEFAULT_USER_AGENT,
     defaultMaxLength: integer(env, 'DEFAULT_MAX_LENGTH', 50000, 0),
@@ -100,7 +107,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
     perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
     queueTimeoutMs: integer(env, 'QUEUE_TIMEOUT', 30000, 1),
-    maxResponseBytes: integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1),
+    maxResponseBytes,
     maxRedirects: integer(env, 'MAX_REDIRECTS', 5, 0),
     allowPrivateHosts: parseHostPortList(env.ALLOW_PRIVATE_HOSTS),
     respectRobots: oneOf(env, 'RESPECT_ROBOTS', 'crawl', ['always', 'crawl', 'never'] as const),
@@ -114,6 +121,11 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     proxyIsEgressPolicy: ['1', 'true', 'yes'].includes(
       oneOf(env, 'PROXY_IS_EGRESS_POLICY', '0', ['0', '1', 'false', 'true', 'no', 'yes'] as const),
     ),
+    renderJs: oneOf(env, 'RENDER_JS', 'auto', ['auto', 'always', 'never'] as const),
+    renderConcurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1),
+    chromiumPath: env.CHROMIUM_PATH?.trim() || undefined,
+    // A rendered page fetches its scripts, styles, data and images besides the document: four documents' worth.
+    renderMaxBytes: integer(env, 'RENDER_MAX_SIZE', 4 * maxResponseBytes, 1),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
     httpPort: integer(env, 'WEB_READER_PORT', 3000, 0),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,
@@ -129,6 +141,10 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
   return {
     ...fromEnv,
     ...defined,
+    // The render cap follows MAX_RESPONSE_SIZE whichever way that came, unless it was set itself.
+    renderMaxBytes:
+      flags.renderMaxBytes ??
+      (env.RENDER_MAX_SIZE?.trim() ? fromEnv.renderMaxBytes : 4 * (flags.maxResponseBytes ?? maxResponseBytes)),
     allowPrivateHosts: allowPrivateHosts
       ? new Set([...allowPrivateHosts].map((host) => host.toLowerCase()))
       : fromEnv.allowPrivateHosts,
