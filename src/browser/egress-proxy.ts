@@ -16,12 +16,13 @@
 // Not handled: an upstream proxy (HTTPS_PROXY / HTTP_PROXY). The browser connects directly; chaining is left out.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
-import { connect as netConnect, type AddressInfo, type Socket } from 'node:net';
+import { isIP, connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { SecurityError } from '../errors.js';
 import {
   AddressRefusedError,
   checkUrl,
+  classifyAddress,
   defaultLookup,
   resolveCheckedAddresses,
   type LookupAddresses,
@@ -31,7 +32,7 @@ import { log } from '../log.js';
 /** Sockets with no traffic for this long are closed (a render's own deadline is shorter in practice). */
 export const DEFAULT_PROXY_IDLE_MS = 30_000;
 
-/** The most refused targets a session keeps by name (it counts them all). */
+/** The most distinct refused targets a session keeps by name (it counts them all). */
 const REFUSED_NAMES_KEPT = 20;
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and our own credentials never travel upstream.
@@ -55,7 +56,7 @@ export interface EgressSession {
   readonly maxBytes: number;
   /** Bytes received from the network for this session (bodies of plain requests, all bytes of tunnels). */
   readonly downloadedBytes: number;
-  /** Connections refused by the address check; `refusedTargets` keeps the first few "host:port (reason)". */
+  /** Connections refused by the address check; `refusedTargets` keeps the first few distinct "host:port (reason)". */
   readonly refusedCount: number;
   readonly refusedTargets: readonly string[];
   /** True once the session passed its byte cap: its sockets were destroyed and it accepts no more requests. */
@@ -238,9 +239,16 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
     } catch (error) {
       if (error instanceof AddressRefusedError || error instanceof SecurityError) {
         session.refusedCount++;
-        const reason = error instanceof AddressRefusedError ? error.reason : 'refused by the URL check';
+        const reason =
+          error instanceof AddressRefusedError
+            ? error.reason
+            : isIP(target.hostname.replace(/^\[|\]$/g, '')) !== 0
+              ? classifyAddress(target.hostname)!
+              : 'a loopback name (RFC 6761)'; // checkUrl refuses only IP literals and localhost names
         const entry = short(`${target.hostPort} (${reason})`);
-        if (session.refusedTargets.length < REFUSED_NAMES_KEPT) session.refusedTargets.push(entry);
+        if (session.refusedTargets.length < REFUSED_NAMES_KEPT && !session.refusedTargets.includes(entry)) {
+          session.refusedTargets.push(entry);
+        }
         log('debug', `browser request refused: ${entry}`);
         refuse(403, `web-reader refused to connect to ${short(target.hostPort)}: ${error.message}`);
       } else {
