@@ -117,7 +117,7 @@ describe('createBrowserRenderer without a browser', () => {
       code: 'BROWSER_MISSING',
       message: expect.stringContaining('apt-get install chromium, or set CHROMIUM_PATH'),
     });
-    expect(renderer.browserResidentBytes()).toBe(0);
+    expect(renderer.browserProcess()).toBeUndefined();
     await renderer.close();
   });
 });

@@ -67,8 +67,8 @@ export interface BrowserRenderer {
   available(): Promise<boolean>;
   /** Closes the browser (killing it if it hangs) and the proxy. */
   close(): Promise<void>;
-  /** Resident memory of the browser's process tree in bytes, 0 when none runs (for benchmarks). */
-  browserResidentBytes(): number;
+  /** The running browser's process id and its process tree's resident memory in bytes (benchmarks, tests). */
+  browserProcess(): { readonly pid: number | undefined; readonly residentBytes: number } | undefined;
 }
 
 export interface BrowserRendererDependencies {
@@ -199,7 +199,8 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
         if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) document = response;
       });
       document =
-        (await bounded(page.goto(href, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remaining()) }))) ??
+        // Playwright's own time-out is a backstop a second past ours, so that the deadline always reads as ours.
+        (await bounded(page.goto(href, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remaining()) + 1000 }))) ??
         document;
       if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
       await bounded(settle(page, Math.min(SETTLE_CAP_MS, remaining())));
@@ -216,7 +217,9 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
         refusedTargets: [...session.refusedTargets],
       };
     } catch (error) {
-      if (signal.aborted) throw options.signal?.aborted ? options.signal.reason : timedOut();
+      if (options.signal?.aborted) throw options.signal.reason;
+      if (error instanceof TimeoutError) throw error; // wait_for's own, which names the selector
+      if (signal.aborted || remaining() <= 0) throw timedOut();
       if (session?.overLimit) throw tooLarge(href, session);
       if (session && session.refusedTargets.some((target) => target.startsWith(`${hostPort} `))) {
         throw refusedError(href, session, hostPort);
@@ -232,7 +235,10 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
   return {
     render,
     available: async () => (await findBrowser(config.chromiumPath, deps.browserPaths)) !== undefined,
-    browserResidentBytes: () => (current && !current.dead ? current.launched.residentBytes() : 0),
+    browserProcess: () =>
+      current && !current.dead
+        ? { pid: current.launched.pid, residentBytes: current.launched.residentBytes() }
+        : undefined,
     async close() {
       closed = true;
       const entry = current;

@@ -53,7 +53,8 @@ export async function waitForSelector(
   }, selector);
   const shown = selector.length > 200 ? `${selector.slice(0, 200)}…` : selector;
   if (!valid) throw new InvalidArgumentError('wait_for', `wait_for '${shown}' is not a valid CSS selector.`);
-  const timeoutMs = Math.max(1, remaining());
+  // A little before the render's deadline, so that the agent reads which selector never came.
+  const timeoutMs = Math.max(1, remaining() - 250);
   try {
     await page.waitForSelector(selector, { state: 'attached', timeout: timeoutMs });
   } catch (error) {
