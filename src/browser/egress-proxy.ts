@@ -168,18 +168,19 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
   const allSockets = new Set<Duplex>();
   let nextId = 1;
 
+  /** Closes `socket` when idle and destroys it with the proxy; with a session, also when that session ends. */
   function track(session: Session | undefined, socket: Duplex) {
-    allSockets.add(socket);
-    socket.once('close', () => {
-      allSockets.delete(socket);
-      session?.sockets.delete(socket);
-    });
-    socket.on('error', () => {}); // a peer's reset is routine; 'close' follows and cleans up
-    if ('setTimeout' in socket) (socket as Socket).setTimeout(idleMs, () => socket.destroy());
-    if (session) {
-      if (session.closed) socket.destroy();
-      else session.sockets.add(socket);
+    if (!allSockets.has(socket)) {
+      allSockets.add(socket);
+      socket.once('close', () => {
+        allSockets.delete(socket);
+        for (const open of sessions.values()) open.sockets.delete(socket);
+      });
+      socket.on('error', () => {}); // a peer's reset is routine; 'close' follows and cleans up
+      if ('setTimeout' in socket) (socket as Socket).setTimeout(idleMs, () => socket.destroy());
     }
+    if (session?.closed) socket.destroy();
+    else session?.sockets.add(socket);
   }
 
   function authenticate(req: IncomingMessage): Session | undefined {
