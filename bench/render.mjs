@@ -145,7 +145,7 @@ async function main() {
   const self = fileURLToPath(import.meta.url);
   const { resolveConfig } = await import('../dist/config.js');
   const { findBrowser } = await import('../dist/browser/find-browser.js');
-  const browser = await findBrowser(resolveConfig(process.env).chromiumPath);
+  const browser = findBrowser(resolveConfig(process.env).chromiumPath);
   if (!browser) {
     console.error('No Chromium: apt-get install chromium, or set CHROMIUM_PATH.');
     process.exit(1);

@@ -3,25 +3,11 @@
 // them; with CI set (as .ci/run runs) a missing browser is a failure, never a silent skip.
 //
 //   describeWithBrowser('renders', (browserPath) => { it(…) });
-import { accessSync, constants } from 'node:fs';
 import { describe, it } from 'vitest';
-import { DEFAULT_BROWSER_PATHS } from '../src/browser/find-browser.js';
+import { findBrowser } from '../src/browser/find-browser.js';
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false; // missing or not executable
-  }
-}
-
-/** The browser the tests use (CHROMIUM_PATH, else Debian's), or undefined. */
-export const TEST_BROWSER_PATH: string | undefined = process.env.CHROMIUM_PATH
-  ? isExecutable(process.env.CHROMIUM_PATH)
-    ? process.env.CHROMIUM_PATH
-    : undefined
-  : DEFAULT_BROWSER_PATHS.find(isExecutable);
+/** The browser the tests use (CHROMIUM_PATH, else Debian's), found by the product's own rule, or undefined. */
+export const TEST_BROWSER_PATH: string | undefined = findBrowser(process.env.CHROMIUM_PATH || undefined);
 
 const HOW = 'install it with `apt-get install chromium` (or set CHROMIUM_PATH) to run them';
 

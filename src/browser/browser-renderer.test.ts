@@ -54,6 +54,23 @@ const server = useFixtureServer((server) => {
       ),
     ),
   );
+  server.route(
+    '/js/trickle',
+    html(
+      page(
+        '<main id="app"></main><script>let n = 0; const add = () => { const p = document.createElement("p"); ' +
+          'p.textContent = "step " + (++n); app.append(p); if (n < 8) setTimeout(add, 120); else app.append("all steps done"); }; add();</script>',
+      ),
+    ),
+  );
+  server.route(
+    '/js/restless',
+    html(
+      page(
+        '<h1>Restless</h1><p id="clock"></p><script>setInterval(() => { clock.textContent = Date.now(); }, 20);</script>',
+      ),
+    ),
+  );
   server.route('/js/landing', html(page('<h1>Landing page</h1><p>Reached by script navigation.</p>')));
 });
 
@@ -94,6 +111,16 @@ describeWithBrowser('createBrowserRenderer: renders script-built pages', (browse
     expect(result.finalUrl).toBe(server.url('/js/landing?from=script'));
   });
 
+  it('waits for the DOM to settle after the network is idle: content added by a chain of timers is all there', async () => {
+    const result = await render('/js/trickle');
+    expect(result.html).toContain('all steps done');
+  });
+
+  it('a page that never stops changing is read at the settle cap, not failed', async () => {
+    const result = await render('/js/restless');
+    expect(result.html).toContain('<h1>Restless</h1>');
+  });
+
   it('wait_for: a selector that never appears is a timeout naming it; an invalid one is an argument error', async () => {
     await expect(
       renderer.render(server.url('/js/inline'), { deadlineMs: 3000, waitFor: '#never' }),
@@ -111,7 +138,7 @@ describe('createBrowserRenderer without a browser', () => {
       // A browser that exists in the default places must not be used instead.
       { browserPaths: ['/bin/sh'] },
     );
-    expect(await renderer.available()).toBe(false);
+    expect(renderer.available()).toBe(false);
     await expect(renderer.render(server.url('/html'), { deadlineMs: 5000 })).rejects.toMatchObject({
       name: 'FetchError',
       code: 'BROWSER_MISSING',
@@ -119,5 +146,21 @@ describe('createBrowserRenderer without a browser', () => {
     });
     expect(renderer.browserProcess()).toBeUndefined();
     await renderer.close();
+  });
+
+  it('an executable that is not a browser: BROWSER_FAILED saying it would not start', async () => {
+    const renderer = createBrowserRenderer(
+      resolveConfig({ ALLOW_PRIVATE_HOSTS: server.hostPort, CHROMIUM_PATH: '/bin/false' }),
+    );
+    try {
+      await expect(renderer.render(server.url('/html'), { deadlineMs: 10000 })).rejects.toMatchObject({
+        name: 'FetchError',
+        code: 'BROWSER_FAILED',
+        message: expect.stringContaining('would not start'),
+      });
+      expect(server.hits('/html')).toBe(0);
+    } finally {
+      await renderer.close();
+    }
   });
 });

@@ -10,7 +10,7 @@
 // The order of a render: check the URL (the fetcher's check) → find a browser → wait for a slot (RENDER_CONCURRENCY)
 // → browser → proxy session → context → navigate (DOMContentLoaded) → settle (network idle, then the DOM quiet,
 // capped) → optional `waitFor` selector → the DOM serialised and the page's final URL.
-import type { Browser, BrowserContext, Page, Response } from 'playwright-core';
+import type { Browser, BrowserContext, Response } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
 import { FetchError, SecurityError, TimeoutError } from '../errors.js';
 import { checkUrl } from '../fetch/index.js';
@@ -20,11 +20,10 @@ import { findBrowser, NO_BROWSER_HINT } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
 import { renderFailure, waitForSelector } from './render-failure.js';
 import { createRenderSlots } from './render-slots.js';
+import { settlePage, trackMutations } from './settle-page.js';
 
 /** Longest wait for the network to go idle and the DOM to stop changing after DOMContentLoaded. */
 export const SETTLE_CAP_MS = 5000;
-/** Network idle is Playwright's: no request for 500 ms. The DOM is quiet after this long without a mutation. */
-const DOM_QUIET_MS = 200;
 /** How long a context (or the browser) may take to close before its processes are killed. */
 export const CLOSE_GRACE_MS = 2000;
 /** The longest a browser launch may take, within the render's deadline. */
@@ -64,7 +63,7 @@ export interface BrowserRenderer {
    */
   render(url: string, options: RenderOptions): Promise<RenderResult>;
   /** True when a browser executable is there to launch (it is not started). */
-  available(): Promise<boolean>;
+  available(): boolean;
   /** Closes the browser (killing it if it hangs) and the proxy. */
   close(): Promise<void>;
   /** The running browser's process id and its process tree's resident memory in bytes (benchmarks, tests). */
@@ -152,7 +151,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
     const start = Date.now();
     const { url: checked, hostPort } = checkUrl(url, config.allowPrivateHosts);
     const href = checked.href;
-    const executablePath = await findBrowser(config.chromiumPath, deps.browserPaths);
+    const executablePath = findBrowser(config.chromiumPath, deps.browserPaths);
     if (!executablePath) {
       throw new FetchError('BROWSER_MISSING', href, `No browser to render ${href} with: ${NO_BROWSER_HINT}.`);
     }
@@ -203,7 +202,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
         (await bounded(page.goto(href, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remaining()) + 1000 }))) ??
         document;
       if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
-      await bounded(settle(page, Math.min(SETTLE_CAP_MS, remaining())));
+      await bounded(settlePage(page, Math.min(SETTLE_CAP_MS, remaining())));
       if (options.waitFor !== undefined) await bounded(waitForSelector(page, options.waitFor, remaining, href));
       const html = await bounded(page.content());
       if (session.overLimit) throw tooLarge(href, session);
@@ -234,7 +233,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
 
   return {
     render,
-    available: async () => (await findBrowser(config.chromiumPath, deps.browserPaths)) !== undefined,
+    available: () => findBrowser(config.chromiumPath, deps.browserPaths) !== undefined,
     browserProcess: () =>
       current && !current.dead
         ? { pid: current.launched.pid, residentBytes: current.launched.residentBytes() }
@@ -281,35 +280,8 @@ async function newContext(
     (target) => target.protocol !== 'http:' && target.protocol !== 'https:',
     (route) => route.abort('blockedbyclient'),
   );
+  await trackMutations(context);
   return context;
-}
-
-/** Waits for the network to go idle, then for the DOM to stop changing, all within `capMs`; never throws. */
-async function settle(page: Page, capMs: number): Promise<void> {
-  const quiet = async () => {
-    await page.waitForLoadState('networkidle', { timeout: Math.max(1, capMs) });
-    await page.evaluate(
-      ([quietMs, maxMs]) =>
-        new Promise<void>((resolve) => {
-          let timer = setTimeout(done, quietMs);
-          const stop = setTimeout(done, maxMs);
-          const observer = new MutationObserver(() => {
-            clearTimeout(timer);
-            timer = setTimeout(done, quietMs);
-          });
-          observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-          function done() {
-            observer.disconnect();
-            clearTimeout(timer);
-            clearTimeout(stop);
-            resolve();
-          }
-        }),
-      [DOM_QUIET_MS, Math.max(1, capMs)] as const,
-    );
-  };
-  // Past the cap we read what is there: a page that polls forever still has content.
-  await Promise.race([quiet().catch(() => {}), sleep(capMs)]);
 }
 
 function tooLarge(url: string, session: EgressSession): FetchError {

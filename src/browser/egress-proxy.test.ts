@@ -3,7 +3,7 @@ import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useFixtureServer } from '../../test/use-fixture-server.js';
-import { parseAuthority, startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
+import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
 
 const server = useFixtureServer((server) => {
   server.route('/big', (_req, res) => {
@@ -132,20 +132,4 @@ describe('egress proxy', () => {
     expect(session.overLimit).toBe(true);
     expect((await viaProxy(server.url('/html'), basic(session))).status).toBe(407);
   });
-
-  it.each([
-    ['127.0.0.1:80', '127.0.0.1:80'],
-    ['[::1]:443', '[::1]:443'],
-    ['2130706433:80', '127.0.0.1:80'],
-    ['0x7f000001:80', '127.0.0.1:80'],
-    ['127.1:80', '127.0.0.1:80'],
-    ['EXAMPLE.com:443', 'example.com:443'],
-  ])('parseAuthority(%s) is %s, as URL parsing spells it', (input, hostPort) => {
-    expect(parseAuthority(input)?.hostPort).toBe(hostPort);
-  });
-
-  it.each(['example.com', 'example.com:0', 'example.com:70000', 'a b:80', 'user@host:80'])(
-    'parseAuthority(%s) is no authority',
-    (input) => expect(parseAuthority(input)).toBeUndefined(),
-  );
 });

@@ -14,7 +14,7 @@
 // its sockets, which are all destroyed when the render ends or passes its byte cap.
 //
 // Not handled: an upstream proxy (HTTPS_PROXY / HTTP_PROXY). The browser connects directly; chaining is left out.
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { isIP, connect as netConnect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
@@ -28,25 +28,21 @@ import {
   type LookupAddresses,
 } from '../fetch/index.js';
 import { log } from '../log.js';
+import {
+  absoluteUrl,
+  credentialsOf,
+  endToEndHeaders,
+  parseAuthority,
+  sameSecret,
+  targetOfUrl,
+  type Target,
+} from './proxy-protocol.js';
 
 /** Sockets with no traffic for this long are closed (a render's own deadline is shorter in practice). */
 export const DEFAULT_PROXY_IDLE_MS = 30_000;
 
 /** The most distinct refused targets a session keeps by name (it counts them all). */
 const REFUSED_NAMES_KEPT = 20;
-
-// Hop-by-hop headers (RFC 9110 §7.6.1) and our own credentials never travel upstream.
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
 
 export interface EgressSession {
   /** Credentials for the browser context's proxy settings. */
@@ -88,45 +84,6 @@ interface Session extends EgressSession {
   closed: boolean;
   readonly sockets: Set<Duplex>;
   readonly abort: AbortController;
-}
-
-/** A target as the browser named it, normalised the way the fetcher sees URLs (WHATWG URL host parsing). */
-interface Target {
-  readonly hostname: string; // as URL.hostname gives it: IPv6 in brackets, numeric IPv4 forms canonical
-  readonly port: string;
-  readonly hostPort: string;
-}
-
-/** Parses CONNECT's authority-form "host:port"; undefined when it is not one. */
-export function parseAuthority(authority: string): Target | undefined {
-  const match = /^(\[[0-9a-fA-F:.]+\]|[^:[\]/?#@\s]+):(\d{1,5})$/.exec(authority);
-  if (!match || Number(match[2]) < 1 || Number(match[2]) > 65535) return undefined;
-  try {
-    const hostname = new URL(`http://${match[1]}`).hostname;
-    return { hostname, port: String(Number(match[2])), hostPort: `${hostname}:${Number(match[2])}` };
-  } catch {
-    return undefined; // not a host the URL parser accepts
-  }
-}
-
-function targetOfUrl(url: URL): Target {
-  const port = url.port || '80';
-  return { hostname: url.hostname, port, hostPort: `${url.hostname}:${port}` };
-}
-
-function credentialsOf(header: string | undefined): { username: string; password: string } | undefined {
-  const match = /^basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
-  if (!match) return undefined;
-  const decoded = Buffer.from(match[1]!, 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  if (colon < 0) return undefined;
-  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
 }
 
 /** A value for a log line: bounded, since it comes from a page. */
@@ -383,29 +340,4 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function absoluteUrl(raw: string | undefined): URL | undefined {
-  try {
-    const url = new URL(raw ?? '');
-    return url.protocol === 'http:' || url.protocol === 'ws:' ? url : undefined;
-  } catch {
-    return undefined; // origin-form: someone talking to the proxy as if it were a web server
-  }
-}
-
-/** Raw header pairs without hop-by-hop ones (and those the Connection header names), plus `extra`. */
-function endToEndHeaders(raw: readonly string[], extra: readonly string[] = []): string[] {
-  const named = new Set<string>();
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.toLowerCase() === 'connection') {
-      for (const token of raw[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
-    }
-  }
-  const out: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const name = raw[i]!.toLowerCase();
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) out.push(raw[i]!, raw[i + 1]!);
-  }
-  return [...out, ...extra];
 }

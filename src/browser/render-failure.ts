@@ -13,6 +13,11 @@ function firstLine(error: unknown): string {
 export function renderFailure(error: unknown, url: string, browserDied: boolean): Error {
   if (error instanceof WebReaderError) return error; // already ours (an invalid wait_for, a wait_for time-out)
   const message = firstLine(error);
+  if (/browserType\.launch|Failed to launch/i.test(message)) {
+    return new FetchError('BROWSER_FAILED', url, `The browser would not start to render ${url}: ${message}`, {
+      cause: error,
+    });
+  }
   if (browserDied || /Target page, context or browser has been closed|Browser has been closed|crash/i.test(message)) {
     return new FetchError(
       'BROWSER_FAILED',
@@ -20,11 +25,6 @@ export function renderFailure(error: unknown, url: string, browserDied: boolean)
       `The browser crashed while rendering ${url}. A new one starts on the next call: try again.`,
       { cause: error },
     );
-  }
-  if (/Failed to launch|executable/i.test(message)) {
-    return new FetchError('BROWSER_FAILED', url, `The browser would not start to render ${url}: ${message}`, {
-      cause: error,
-    });
   }
   // A navigation error names Chromium's net error, e.g. net::ERR_CONNECTION_REFUSED or net::ERR_NAME_NOT_RESOLVED.
   const netError = /net::ERR_[A-Z_]+/.exec(message)?.[0];
