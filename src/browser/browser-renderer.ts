@@ -89,7 +89,7 @@ const sleep = (ms: number) =>
 export function createBrowserRenderer(config: Config, deps: BrowserRendererDependencies = {}): BrowserRenderer {
   const slots = createRenderSlots(config.renderConcurrency);
   let proxy: Promise<EgressProxy> | undefined;
-  let running: Promise<RunningBrowser> | undefined;
+  let launching: Promise<RunningBrowser> | undefined;
   let current: RunningBrowser | undefined;
   let closed = false;
 
@@ -98,9 +98,10 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
     return proxy;
   }
 
+  /** The running browser, or one launch shared by every render that asks while it starts. */
   function getBrowser(executablePath: string, timeoutMs: number): Promise<RunningBrowser> {
-    if (running && current?.dead) running = undefined;
-    running ??= (async () => {
+    if (current && !current.dead) return Promise.resolve(current);
+    launching ??= (async () => {
       const { url: proxyUrl } = await getProxy();
       const launched = await launchBrowser({ executablePath, proxyUrl, timeoutMs });
       // A browser-like default agent: the configured default names Firefox, which a Chromium engine contradicts.
@@ -111,23 +112,22 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
       const entry: RunningBrowser = { launched, userAgent, dead: false };
       launched.browser.on('disconnected', () => {
+        if (!entry.dead) log('info', 'the browser exited; the next render starts a new one');
         entry.dead = true;
-        if (current === entry) log('info', 'the browser exited; the next render starts a new one');
       });
+      if (closed) replace(entry); // closed while it started
       current = entry;
       return entry;
-    })();
-    running.catch(() => {
-      running = undefined; // a failed launch is retried by the next render
+    })().finally(() => {
+      launching = undefined; // a failed launch is retried by the next render
     });
-    return running;
+    return launching;
   }
 
   /** Kills the browser now; the next render launches another. */
   function replace(entry: RunningBrowser) {
     entry.dead = true;
     entry.launched.kill();
-    if (current === entry) running = undefined;
   }
 
   /** Closes `context`; a browser that cannot within the grace is killed. */
@@ -206,6 +206,12 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       if (options.waitFor !== undefined) await bounded(waitForSelector(page, options.waitFor, remaining, href));
       const html = await bounded(page.content());
       if (session.overLimit) throw tooLarge(href, session);
+      if (session.refusedCount > 0) {
+        log(
+          'info',
+          `rendering ${href}: refused ${session.refusedCount} connection(s), e.g. ${session.refusedTargets[0]}`,
+        );
+      }
       return {
         html,
         finalUrl: page.url(),
@@ -225,9 +231,11 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       }
       throw renderFailure(error, href, entry?.dead ?? false);
     } finally {
+      // In the background: the caller has its answer (or its error at the deadline) now, while the slot stays taken
+      // until the context is closed or the browser killed.
       session?.close();
-      if (entry) await closeContext(context, entry);
-      release?.();
+      const closing = entry ? closeContext(context, entry) : Promise.resolve();
+      void closing.finally(() => release?.());
     }
   }
 
@@ -240,7 +248,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
         : undefined,
     async close() {
       closed = true;
-      const entry = current;
+      const entry = current ?? (await launching?.catch(() => undefined));
       current = undefined;
       if (entry && !entry.dead) {
         const closedInTime = await Promise.race([
