@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import console from 'node:console';
 import { createServer } from 'node:http';
-import { cpus, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { readFileSync } from 'node:fs';
@@ -155,7 +155,7 @@ async function main() {
   console.log(`inputs: ${PATHS.join(', ')} on 127.0.0.1 (scripted article pages, ~2 KB of text each), round-robin`);
   console.log(
     `machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
-      `Node ${process.version}, ${version} (${browser})`,
+      `Node ${process.version}, ${version} (${browser}), load average at start ${loadavg()[0].toFixed(2)}`,
   );
   const results = [];
   for (let run = 0; run < RUNS; run++) {
@@ -176,6 +176,7 @@ async function main() {
         `peak PSS ${(result.peakPssBytes / 2 ** 20).toFixed(0)} MB`,
     );
   }
+  console.log(`load average at end ${loadavg()[0].toFixed(2)}`);
   console.log('');
   console.log('| measure (median of runs) | value |');
   console.log('| --- | ---: |');
