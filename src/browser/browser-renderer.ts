@@ -251,6 +251,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       const entry = current ?? (await launching?.catch(() => undefined));
       current = undefined;
       if (entry && !entry.dead) {
+        entry.dead = true; // before close(): its 'disconnected' is expected, not news for the log
         const closedInTime = await Promise.race([
           entry.launched.browser.close().then(
             () => true,
@@ -259,7 +260,6 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           sleep(CLOSE_GRACE_MS).then(() => false),
         ]);
         if (!closedInTime) replace(entry);
-        entry.dead = true;
       }
       await (await proxy)?.close();
     },
