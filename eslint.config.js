@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 // higher one, so every arrow points down. A unit is a folder of src/ or a file at its top.
 const LAYERS = [
   ['errors', 'version', 'clean-text', 'log', 'link-target', 'tokens', 'quote', 'config', 'outcome'],
-  ['fetch', 'extract'],
+  ['fetch', 'extract', 'browser'],
   ['formats', 'crawl'],
   ['workers'],
   ['engine'],
@@ -15,6 +15,7 @@ const LAYERS = [
   ['cli', 'index'],
 ];
 const FOLDERS = new Set([
+  'browser',
   'fetch',
   'extract',
   'formats',

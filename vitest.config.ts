@@ -4,7 +4,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Builds dist/ when a source is newer: MCP, CLI and worker-pool tests run the built code.
-    globalSetup: ['test/build-if-stale.ts'],
+    // And says once when the rendering tests skip for want of Chromium (test/browser-available.ts).
+    globalSetup: ['test/build-if-stale.ts', 'test/browser-notice.ts'],
     testTimeout: 20000,
     hookTimeout: 20000,
   },

@@ -20,7 +20,6 @@ export interface Config {
   readonly maxRedirects: number; // MAX_REDIRECTS
   readonly allowPrivateHosts: ReadonlySet<string>; // ALLOW_PRIVATE_HOSTS, exact lower-case "host:port"
   readonly respectRobots: RobotsPolicy; // RESPECT_ROBOTS
-  readonly renderJs: RenderPolicy; // RENDER_JS: auto renders what the static read cannot read (src/outcome.ts)
   readonly tools: string; // WEB_READER_TOOLS, names and presets, resolved by the tool registry
   readonly maxOutputTokens: number; // MAX_OUTPUT_TOKENS, 0 = no cap
   readonly extractTimeoutMs: number; // EXTRACT_TIMEOUT, per-page limit on extraction work
@@ -29,6 +28,12 @@ export interface Config {
   readonly httpsProxy: string | undefined; // HTTPS_PROXY / https_proxy
   readonly noProxy: string | undefined; // NO_PROXY / no_proxy
   readonly proxyIsEgressPolicy: boolean; // PROXY_IS_EGRESS_POLICY: names our DNS cannot resolve go to the proxy
+  // Rendering with headless Chromium (src/browser/)
+  readonly renderJs: RenderPolicy; // RENDER_JS: auto renders only pages the static read finds script-built
+  readonly renderTimeoutMs: number; // RENDER_TIMEOUT, one render's deadline: browser start, page, scripts, settle
+  readonly renderConcurrency: number; // RENDER_CONCURRENCY, pages rendered at once (one browser, a context each)
+  readonly chromiumPath: string | undefined; // CHROMIUM_PATH: when set, the only browser used
+  readonly renderMaxBytes: number; // RENDER_MAX_SIZE, all bytes one render may download (default 4 × MAX_RESPONSE_SIZE)
   // `serve --http` (src/transports/http/)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
@@ -93,6 +98,7 @@ export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE
 }
 
 export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
+  const maxResponseBytes = integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1);
   const fromEnv: Config = {
     userAgent: env.USER_AGENT?.trim() || DEFAULT_USER_AGENT,
     defaultMaxLength: integer(env, 'DEFAULT_MAX_LENGTH', 50000, 0),
@@ -102,11 +108,12 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
     perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
     queueTimeoutMs: integer(env, 'QUEUE_TIMEOUT', 30000, 1),
-    maxResponseBytes: integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1),
+    maxResponseBytes,
     maxRedirects: integer(env, 'MAX_REDIRECTS', 5, 0),
     allowPrivateHosts: parseHostPortList(env.ALLOW_PRIVATE_HOSTS),
     respectRobots: oneOf(env, 'RESPECT_ROBOTS', 'crawl', ['always', 'crawl', 'never'] as const),
     renderJs: oneOf(env, 'RENDER_JS', 'auto', RENDER_POLICIES),
+    renderTimeoutMs: integer(env, 'RENDER_TIMEOUT', 20000, 1),
     tools: env.WEB_READER_TOOLS?.trim() || 'default',
     maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, 0),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT', 5000, 1),
@@ -117,6 +124,10 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     proxyIsEgressPolicy: ['1', 'true', 'yes'].includes(
       oneOf(env, 'PROXY_IS_EGRESS_POLICY', '0', ['0', '1', 'false', 'true', 'no', 'yes'] as const),
     ),
+    renderConcurrency: integer(env, 'RENDER_CONCURRENCY', 2, 1),
+    chromiumPath: env.CHROMIUM_PATH?.trim() || undefined,
+    // A rendered page fetches its scripts, styles, data and images besides the document: four documents' worth.
+    renderMaxBytes: integer(env, 'RENDER_MAX_SIZE', 4 * maxResponseBytes, 1),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
     httpPort: integer(env, 'WEB_READER_PORT', 3000, 0),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,
@@ -132,6 +143,10 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
   return {
     ...fromEnv,
     ...defined,
+    // The render cap follows MAX_RESPONSE_SIZE whichever way that came, unless it was set itself.
+    renderMaxBytes:
+      flags.renderMaxBytes ??
+      (env.RENDER_MAX_SIZE?.trim() ? fromEnv.renderMaxBytes : 4 * (flags.maxResponseBytes ?? maxResponseBytes)),
     allowPrivateHosts: allowPrivateHosts
       ? new Set([...allowPrivateHosts].map((host) => host.toLowerCase()))
       : fromEnv.allowPrivateHosts,

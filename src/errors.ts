@@ -5,10 +5,11 @@
 
 export type ErrorCode =
   | 'CONNECT_FAILED'
-  | 'BROWSER_UNAVAILABLE'
   | 'RESPONSE_TOO_LARGE'
   | 'TOO_MANY_REDIRECTS'
   | 'BAD_RESPONSE'
+  | 'BROWSER_MISSING'
+  | 'BROWSER_FAILED'
   | 'HTTP_STATUS'
   | 'RATE_LIMITED'
   | 'PRIVATE_ADDRESS'
@@ -31,10 +32,20 @@ export class WebReaderError extends Error {
   }
 }
 
-/** The network failed us: no connection, a body too large, a redirect loop, a malformed response. */
+/**
+ * The network failed us: no connection, a body too large, a redirect loop, a malformed response. Rendering
+ * (src/browser/) adds two: BROWSER_MISSING, no browser to render with (none installed, or CHROMIUM_PATH names
+ * nothing), and BROWSER_FAILED, the browser would not start, crashed or hung and was killed.
+ */
 export class FetchError extends WebReaderError {
   constructor(
-    code: 'CONNECT_FAILED' | 'BROWSER_UNAVAILABLE' | 'RESPONSE_TOO_LARGE' | 'TOO_MANY_REDIRECTS' | 'BAD_RESPONSE',
+    code:
+      | 'CONNECT_FAILED'
+      | 'RESPONSE_TOO_LARGE'
+      | 'TOO_MANY_REDIRECTS'
+      | 'BAD_RESPONSE'
+      | 'BROWSER_MISSING'
+      | 'BROWSER_FAILED',
     readonly url: string,
     message: string,
     options?: { cause?: unknown },
@@ -86,6 +97,7 @@ export class SecurityError extends WebReaderError {
 /**
  * TIMEOUT: the network deadline (FETCH_TIMEOUT) passed. QUEUE_TIMEOUT: the call never left the request queue in
  * time (src/fetch/queue.ts); nothing was sent, `timeoutMs` is the wait limit and the message says when to retry.
+ * `message` replaces the fetch wording where the deadline was another's (a render's, src/browser/).
  */
 export class TimeoutError extends WebReaderError {
   /** QUEUE_TIMEOUT only: seconds after which the requests ahead are expected to have gone. */
@@ -95,10 +107,13 @@ export class TimeoutError extends WebReaderError {
     readonly url: string,
     readonly timeoutMs: number,
     queued?: { readonly message: string; readonly retryAfterSeconds: number },
+    message?: string,
   ) {
     super(
       queued ? 'QUEUE_TIMEOUT' : 'TIMEOUT',
-      queued?.message ?? `Timed out after ${timeoutMs} ms fetching ${url}. Try again later or raise FETCH_TIMEOUT.`,
+      queued?.message ??
+        message ??
+        `Timed out after ${timeoutMs} ms fetching ${url}. Try again later or raise FETCH_TIMEOUT.`,
     );
     this.retryAfterSeconds = queued?.retryAfterSeconds;
   }

@@ -13,6 +13,7 @@ import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
 import {
   attemptRender,
+  browserPageRenderer,
   type PageRenderer,
   type RenderAttempt,
   type RenderOptions,
@@ -57,20 +58,21 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const extractor = io.extractor ?? createExtractor(config);
   const decodeText = (page: FetchedPage) => extractor.decode(page.body, page.headers['content-type']);
   const loadPage = createPageLoader(config, { ...io, decodeText });
-  const readPage = createPageReader({ extractor, loadPage, renderer: io.renderer, renderPolicy: config.renderJs });
+  const renderer = io.renderer ?? browserPageRenderer(config);
+  const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs });
   return {
     config,
     loadPage,
     readPage,
     renderAfter: (url, staticRead, options = {}) =>
-      attemptRender(io.renderer, url, options.render ?? config.renderJs, staticRead, options),
+      attemptRender(renderer, url, options.render ?? config.renderJs, staticRead, options),
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
     scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     close: async () => {
-      await Promise.all([extractor.close(), io.renderer?.close()]);
+      await Promise.all([extractor.close(), renderer.close()]);
     },
   };
 }

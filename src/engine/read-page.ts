@@ -24,8 +24,8 @@ import { attemptRender, type PageRenderer } from './render-step.js';
 export interface ReaderIO {
   readonly extractor: Extractor;
   readonly loadPage: LoadPage;
-  /** The browser; absent when rendering is not wired (a library caller's own engine, some tests). */
-  readonly renderer?: PageRenderer | undefined;
+  /** The browser (render-step.ts); it says when there is none. */
+  readonly renderer: PageRenderer;
   /** RENDER_JS: the policy of a call that names none. */
   readonly renderPolicy: RenderPolicy;
 }

@@ -1,6 +1,8 @@
 // Rendering as a step of loading: a page's DOM after its scripts ran, taken as one more snapshot, so the readers,
 // the scraper and the crawl read it exactly as they read a fetched page (issue 13 "Same extraction"). The browser
 // itself, and the guard every one of its requests passes, is src/browser/.
+import { createBrowserRenderer } from '../browser/index.js';
+import type { Config } from '../config.js';
 import { FetchError } from '../errors.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { shouldRender, type Outcome, type RenderPolicy } from '../outcome.js';
@@ -20,9 +22,12 @@ export interface RenderOptions extends LoadOptions {
   readonly waitFor?: string;
 }
 
-/** What the engine needs of a browser. `render` resolves undefined when no browser is installed. */
+/**
+ * What the engine needs of a browser (src/browser/ gives it). `render` rejects with FetchError BROWSER_MISSING when
+ * no browser is installed, before it starts anything.
+ */
 export interface PageRenderer {
-  render(url: string, options: RenderOptions): Promise<RenderedHtml | undefined>;
+  render(url: string, options: RenderOptions): Promise<RenderedHtml>;
   close(): Promise<void>;
 }
 
@@ -56,15 +61,6 @@ export interface StaticRead {
 export type RenderAttempt =
   { readonly loaded: LoadedPage } | { readonly loaded?: undefined; readonly skipped?: RenderSkipped };
 
-export function noBrowserError(url: string): FetchError {
-  return new FetchError(
-    'BROWSER_UNAVAILABLE',
-    url,
-    `Cannot render ${url}: no browser is installed for web-reader. Install one with \`apt-get install chromium\` ` +
-      '(or set CHROMIUM_PATH to a Chromium executable), or call again with render "auto" or "never".',
-  );
-}
-
 /**
  * The one rule every tool that renders follows, after its static read of an HTML page: `never` keeps the static
  * read; `always` renders or fails (no browser, the browser's own error); `auto` renders what the static read could
@@ -72,7 +68,7 @@ export function noBrowserError(url: string): FetchError {
  * cancellation always ends the call.
  */
 export async function attemptRender(
-  renderer: PageRenderer | undefined,
+  renderer: PageRenderer,
   url: string,
   policy: RenderPolicy,
   staticRead: StaticRead,
@@ -80,14 +76,27 @@ export async function attemptRender(
 ): Promise<RenderAttempt> {
   if (policy === 'never') return staticRead.outcome === 'needs_js' ? { skipped: { reason: 'off' } } : {};
   if (!shouldRender(policy, staticRead)) return {};
-  const unread = staticRead.outcome !== 'ok';
   try {
-    const rendered = await renderer?.render(url, options);
-    if (rendered) return { loaded: renderedSnapshot(url, rendered) };
-    if (policy === 'always') throw noBrowserError(url);
-    return unread ? { skipped: { reason: 'no_browser' } } : {};
+    return { loaded: renderedSnapshot(url, await renderer.render(url, options)) };
   } catch (error) {
     if (policy === 'always' || options.signal?.aborted) throw error;
+    if (error instanceof FetchError && error.code === 'BROWSER_MISSING') {
+      return staticRead.outcome === 'ok' ? {} : { skipped: { reason: 'no_browser' } };
+    }
     return { skipped: { reason: 'failed', message: error instanceof Error ? error.message : String(error) } };
   }
+}
+
+/** The real browser (src/browser/): headless Chromium behind the egress guard, each render within RENDER_TIMEOUT. */
+export function browserPageRenderer(config: Config): PageRenderer {
+  const browser = createBrowserRenderer(config);
+  return {
+    async render(url, options) {
+      const deadlineMs = config.renderTimeoutMs;
+      const result = await browser.render(url, { signal: options.signal, deadlineMs, waitFor: options.waitFor });
+      // No main-frame document response (a hash route answered from the page itself): the page was there.
+      return { html: result.html, finalUrl: result.finalUrl, status: result.status || 200 };
+    },
+    close: () => browser.close(),
+  };
 }

@@ -1,0 +1,9 @@
+// Rendering with headless Chromium behind the egress guard: the surface the engine and the tools use.
+export {
+  createBrowserRenderer,
+  type BrowserRenderer,
+  type BrowserRendererDependencies,
+  type RenderOptions,
+  type RenderResult,
+} from './browser-renderer.js';
+export { findBrowser, NO_BROWSER_HINT } from './find-browser.js';

@@ -1,0 +1,71 @@
+// What a failed render tells the agent: Playwright's errors become ours (src/errors.ts), with a message that says
+// what happened and what to do. The deadline, cancellation, the byte cap and a refused address are decided by
+// browser-renderer.ts before it gets here.
+import type { Page } from 'playwright-core';
+import { FetchError, InvalidArgumentError, TimeoutError, WebReaderError, errorMessage } from '../errors.js';
+
+/** The first line of a Playwright message, without its call log, bounded. */
+function firstLine(error: unknown): string {
+  const line = errorMessage(error).split('\n')[0] ?? '';
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+}
+
+export function renderFailure(error: unknown, url: string, browserDied: boolean): Error {
+  if (error instanceof WebReaderError) return error; // already ours (an invalid wait_for, a wait_for time-out)
+  const message = firstLine(error);
+  if (/browserType\.launch|Failed to launch/i.test(message)) {
+    return new FetchError('BROWSER_FAILED', url, `The browser would not start to render ${url}: ${message}`, {
+      cause: error,
+    });
+  }
+  if (browserDied || /Target page, context or browser has been closed|Browser has been closed|crash/i.test(message)) {
+    return new FetchError(
+      'BROWSER_FAILED',
+      url,
+      `The browser crashed while rendering ${url}. A new one starts on the next call: try again.`,
+      { cause: error },
+    );
+  }
+  // A navigation error names Chromium's net error, e.g. net::ERR_CONNECTION_REFUSED or net::ERR_NAME_NOT_RESOLVED.
+  const netError = /net::ERR_[A-Z_]+/.exec(message)?.[0];
+  return new FetchError(
+    'CONNECT_FAILED',
+    url,
+    netError ? `The browser could not load ${url}: ${netError}.` : `Rendering ${url} failed: ${message}`,
+    { cause: error },
+  );
+}
+
+/** Waits for `selector` to be in the DOM; an invalid selector is the caller's error, a missing one a timeout. */
+export async function waitForSelector(
+  page: Page,
+  selector: string,
+  remaining: () => number,
+  url: string,
+): Promise<void> {
+  const valid = await page.evaluate((text) => {
+    try {
+      document.createDocumentFragment().querySelector(text);
+      return true;
+    } catch {
+      return false; // a SyntaxError: not a selector
+    }
+  }, selector);
+  const shown = selector.length > 200 ? `${selector.slice(0, 200)}…` : selector;
+  if (!valid) throw new InvalidArgumentError('wait_for', `wait_for '${shown}' is not a valid CSS selector.`);
+  // A little before the render's deadline, so that the agent reads which selector never came.
+  const timeoutMs = Math.max(1, remaining() - 250);
+  try {
+    await page.waitForSelector(selector, { state: 'attached', timeout: timeoutMs });
+  } catch (error) {
+    if (/Timeout/i.test(errorMessage(error))) {
+      throw new TimeoutError(
+        url,
+        timeoutMs,
+        undefined,
+        `wait_for: '${shown}' did not appear in ${url} within ${timeoutMs} ms. Check the selector, or render without wait_for.`,
+      );
+    }
+    throw error;
+  }
+}

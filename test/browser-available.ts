@@ -1,0 +1,24 @@
+// Whether the rendering tests can run, for every test file that needs a real Chromium (src/browser/, and the tools'
+// rendering tests). Without a browser they skip, and the run prints one line saying why and how to run them
+// (test/browser-notice.ts); with CI set (as .ci/run runs) a missing browser is a failure, never a silent skip.
+//
+//   describeWithBrowser('renders', (browserPath) => { it(…) });
+import { describe, it } from 'vitest';
+import { HOW_TO_RUN, TEST_BROWSER_PATH } from './browser-notice.js';
+
+export { TEST_BROWSER_PATH };
+
+/** `describe` for tests that need a real browser: skipped without one, failed under CI. */
+export function describeWithBrowser(name: string, body: (browserPath: string) => void): void {
+  const path = TEST_BROWSER_PATH;
+  if (path) return void describe(name, () => body(path));
+  if (process.env.CI) {
+    describe(name, () => {
+      it('needs Chromium, because CI is set', () => {
+        throw new Error(`No Chromium for the rendering tests: ${HOW_TO_RUN}.`);
+      });
+    });
+    return;
+  }
+  describe.skip(name, () => body(''));
+}
