@@ -31,12 +31,13 @@ describe('web-reader read', () => {
       { code: 1, stdout: '', stderr: expect.stringContaining('500') },
     ],
     [
-      'a script shell exits 3 with the needs_js status',
-      '/spa',
+      'a script shell read as served (--render never) exits 3 with the needs_js status',
+      '/spa --render never',
       { code: 3, stdout: expect.stringMatching(/^Status: needs_js/) },
     ],
   ])('%s', async (_name, path, expected) => {
-    expect(await cli(['read', server.url(path)])).toMatchObject(expected);
+    const [pathname, ...flags] = path.split(' ');
+    expect(await cli(['read', server.url(pathname!), ...flags])).toMatchObject(expected);
   });
 
   it('--json prints a machine-readable result with the status', async () => {

@@ -163,8 +163,9 @@ describe('fetch', () => {
     expect(result.structuredContent).toMatchObject({ status: 'ok', hidden_blocks_dropped: 2 });
   });
 
+  // Read as served (render "never"); what rendering makes of a shell is test/mcp/render.test.ts.
   it('says needs_js in one line for a script shell instead of returning its markup', async () => {
-    const result = await session.call('fetch', { url: server.url('/shell') });
+    const result = await session.call('fetch', { url: server.url('/shell'), render: 'never' });
     expect(result.text).toMatch(/^Status: needs_js — /);
     expect(result.text).not.toContain('<script');
     expect(result.structuredContent).toMatchObject({ status: 'needs_js' });

@@ -147,7 +147,7 @@ describe('web_scraper', () => {
   });
 
   it('reports a script shell as needs_js, as fetch does, and a cached read as ok with from_cache', async () => {
-    const shell = await session.call('web_scraper', { url: server.url('/shell') });
+    const shell = await session.call('web_scraper', { url: server.url('/shell'), render: 'never' });
     expect(shell.isError).toBeFalsy();
     expect(shell.structuredContent).toMatchObject({ outcome: 'needs_js', truncated: false });
     const first = await session.call('web_scraper', { url: server.url('/wordy?cache-check') });
