@@ -14,13 +14,13 @@ import type { Engine } from './engine/engine.js';
 import { quoteInput } from './quote.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
-import { runTool } from './tools/run-tool.js';
+import { argumentsSchema, runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
 import { VERSION } from './version.js';
 
 /** A tool's argument schema as JSON Schema (arguments with defaults are optional to the caller). */
 export function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(tool.inputShape), { io: 'input' });
+  const { $schema: _schema, ...schema } = z.toJSONSchema(argumentsSchema(tool), { io: 'input' });
   return schema as Tool['inputSchema'];
 }
 

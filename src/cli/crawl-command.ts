@@ -25,6 +25,8 @@ export interface CrawlCommandOptions {
   /** --render and --wait-for: the render arguments of the crawl tool. */
   readonly render?: string;
   readonly waitFor?: string;
+  /** --header and --max-age: the crawl tool's `headers` and `max_age`. */
+  readonly request?: { readonly headers?: Record<string, string>; readonly max_age?: number };
   /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
   readonly resumeDir?: string;
   readonly out?: string;
@@ -97,6 +99,7 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...(options.maxSeconds !== undefined ? { max_seconds: options.maxSeconds } : {}),
     ...(options.render !== undefined ? { render: options.render } : {}),
     ...(options.waitFor !== undefined ? { wait_for: options.waitFor } : {}),
+    ...options.request,
   }) as CrawlArguments;
   const showBar = options.stderr.isTTY === true;
   const run = await runCrawl(engine, args, {

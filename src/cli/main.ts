@@ -67,6 +67,9 @@ Options for every command:
   --max-response-size BYTES    decoded body limit (MAX_RESPONSE_SIZE)
   --max-output-tokens N        cap on one result, 0 = none (MAX_OUTPUT_TOKENS)
   --allow-private-hosts LIST   exact host:port pairs that may be private (ALLOW_PRIVATE_HOSTS)
+  --header "Name: value"       (read, links, scrape, crawl; repeatable) a request header for the page's own origin
+                               only, e.g. a cookie; never cached, never logged
+  --max-age N                  (read, links, scrape, crawl) use a cached copy only if at most N seconds old
 
 Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
 MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,
@@ -86,6 +89,8 @@ const OPTIONS = {
   raw: { type: 'boolean' },
   explain: { type: 'boolean' },
   render: { type: 'string' },
+  header: { type: 'string', multiple: true },
+  'max-age': { type: 'string' },
   'wait-for': { type: 'string' },
   'max-length': { type: 'string' },
   'start-index': { type: 'string' },
@@ -112,6 +117,21 @@ const OPTIONS = {
 } as const satisfies ParseArgsConfig['options'];
 
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** --header "Name: value" (repeatable) and --max-age N as the tools' `headers` and `max_age`; the schema checks them. */
+function requestFlags(values: Values): { headers?: Record<string, string>; max_age?: number } {
+  const headers: Record<string, string> = {};
+  for (const line of values.header ?? []) {
+    const colon = line.indexOf(':');
+    if (colon <= 0)
+      throw new InvalidArgumentError('--header', '--header takes "Name: value", e.g. --header "Cookie: a=b".');
+    headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
+  }
+  return {
+    ...(values.header !== undefined && { headers }),
+    ...(values['max-age'] !== undefined && { max_age: integerFlag(values, 'max-age') }),
+  };
+}
 
 /** --render and --wait-for as the tools' arguments; the tool's schema checks them and names a wrong value. */
 function renderFlags(values: Values): { render?: string; wait_for?: string } {
@@ -225,6 +245,7 @@ export async function main(argv: string[]): Promise<number> {
         max_length: integerFlag(values, 'max-length') ?? 0,
         start_index: integerFlag(values, 'start-index') ?? 0,
         ...renderFlags(values),
+        ...requestFlags(values),
       };
       return runOnce(config, findTool('fetch')!, args, values.json ?? false, values.explain ?? false);
     }
@@ -233,7 +254,12 @@ export async function main(argv: string[]): Promise<number> {
       const [url, ...extra] = rest;
       if (!url || extra.length > 0) throw new InvalidArgumentError('url', `${command} takes exactly one URL.`);
       if (command === 'links') {
-        const args = { url, max_links: integerFlag(values, 'max-links') ?? 100, titles: !values['no-titles'] };
+        const args = {
+          url,
+          max_links: integerFlag(values, 'max-links') ?? 100,
+          titles: !values['no-titles'],
+          ...requestFlags(values),
+        };
         return runOnce(config, findTool('links')!, args, values.json ?? false);
       }
       const args = {
@@ -242,6 +268,7 @@ export async function main(argv: string[]): Promise<number> {
         include_chunks: values['include-chunks'] ?? false,
         chunk_size: integerFlag(values, 'chunk-size') ?? 1000,
         ...renderFlags(values),
+        ...requestFlags(values),
       };
       // The scraper's text is its JSON already: --json is implied.
       return runOnce(config, findTool('web_scraper')!, args, true);
@@ -274,6 +301,7 @@ export async function main(argv: string[]): Promise<number> {
           maxSeconds: integerFlag(values, 'max-seconds'),
           render: values.render,
           waitFor: values['wait-for'],
+          request: requestFlags(values),
           out: values.out,
           json: values.json ?? false,
           stdout: process.stdout,

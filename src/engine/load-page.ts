@@ -16,6 +16,14 @@ export interface LoadOptions {
   readonly signal?: AbortSignal;
   /** Overrides FETCH_TIMEOUT for this call. */
   readonly timeoutMs?: number;
+  /** `max_age`: a cached snapshot older than this many seconds is not used (0: fetch now). CACHE_TTL when absent. */
+  readonly maxAgeSeconds?: number;
+  /**
+   * `headers`: the caller's credentials, sent to the asked URL's origin only (src/fetch/guarded-fetch.ts). A read
+   * with them never comes from the cache, never joins another call's fetch, and is never cached: no other call can
+   * be served a page fetched with someone's cookie.
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface LoadedPage {
@@ -44,6 +52,11 @@ interface SharedFetch {
 
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** Whether a cached snapshot is young enough for a call's `max_age` (none: the cache's own CACHE_TTL decides). */
+export function isFresh(page: FetchedPage, maxAgeSeconds: number | undefined, now = Date.now()): boolean {
+  return maxAgeSeconds === undefined || now - page.fetchedAt.getTime() < maxAgeSeconds * 1000;
+}
 
 /** A bot challenge rather than a real refusal: worth one retry with the honest User-Agent. */
 export function isBotChallenge(status: number, headers: Readonly<Record<string, string>>): boolean {
@@ -94,8 +107,12 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const key = cacheKey(parseUrlArgument(url).href);
     await robots?.check(key, options.signal);
+    if (options.headers) {
+      options.signal?.throwIfAborted();
+      return { page: await fetchWithFallback(key, options), fromCache: false };
+    }
     const cached = cache.get(key);
-    if (cached) return { page: cached, fromCache: true };
+    if (cached && isFresh(cached, options.maxAgeSeconds)) return { page: cached, fromCache: true };
     options.signal?.throwIfAborted();
     let shared = inFlight.get(key);
     if (!shared) {

@@ -3,7 +3,7 @@
 // itself, and the guard every one of its requests passes, is src/browser/.
 import { createBrowserRenderer } from '../browser/index.js';
 import type { Config } from '../config.js';
-import { FetchError } from '../errors.js';
+import { FetchError, InvalidArgumentError } from '../errors.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { shouldRender, type Outcome, type RenderPolicy } from '../outcome.js';
 import type { LoadedPage, LoadOptions } from './load-page.js';
@@ -76,6 +76,19 @@ export async function attemptRender(
 ): Promise<RenderAttempt> {
   if (policy === 'never') return staticRead.outcome === 'needs_js' ? { skipped: { reason: 'off' } } : {};
   if (!shouldRender(policy, staticRead)) return {};
+  // The browser would send a page's requests without the caller's headers, or, given them, to every origin: a read
+  // with credentials is not rendered.
+  if (options.headers) {
+    if (policy === 'always') {
+      throw new InvalidArgumentError(
+        'render',
+        'render "always" cannot be used with headers: a rendered page would not carry them.',
+      );
+    }
+    return {
+      skipped: { reason: 'failed', message: 'a read with headers is not rendered (the browser would not carry them)' },
+    };
+  }
   try {
     return { loaded: renderedSnapshot(url, await renderer.render(url, options)) };
   } catch (error) {

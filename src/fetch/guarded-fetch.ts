@@ -254,11 +254,15 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       'accept-language': ACCEPT_LANGUAGE,
     };
     let checked = checkUrl(url, allow);
+    // The caller's headers go to the origin asked for, and stop for good at the first hop to another origin.
+    const origin = checked.url.origin;
+    let credentials = options.headers;
     let redirects = 0;
     let hasRetried = false;
     for (;;) {
       const shownUrl = redirects === 0 ? url : checked.url.href;
-      const response = await send(checked, shownUrl, headers, network);
+      if (checked.url.origin !== origin) credentials = undefined;
+      const response = await send(checked, shownUrl, credentials ? { ...headers, ...credentials } : headers, network);
       const status = response.statusCode;
       const location = flattenHeaders(response.headers).location;
 

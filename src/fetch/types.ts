@@ -24,6 +24,11 @@ export interface FetchOptions {
   readonly accept?: string;
   /** Overrides USER_AGENT (the honest retry after a bot wall). */
   readonly userAgent?: string;
+  /**
+   * The caller's own headers (credentials: a cookie, an authorization): sent to the origin of the URL asked for
+   * only, and to no hop after a redirect leaves that origin. Checked by the tools (src/tools/headers-argument.ts).
+   */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export type FetchPage = (url: string, options?: FetchOptions) => Promise<FetchedPage>;

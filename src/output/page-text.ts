@@ -20,6 +20,11 @@ export function statusLine(page: PageContent): string {
   return withRenderNote(line, page.renderSkipped);
 }
 
+/** How old a snapshot is, in whole seconds (`age_seconds`, beside `from_cache`). */
+export function ageSeconds(fetchedAt: Date, now = Date.now()): number {
+  return Math.max(0, Math.floor((now - fetchedAt.getTime()) / 1000));
+}
+
 export interface RenderedPage {
   readonly text: string;
   readonly truncated: boolean;
@@ -43,6 +48,7 @@ export function structuredPage(
     next_start_index: rendered.nextIndex ?? null,
     total_length: rendered.totalLength,
     from_cache: page.fromCache,
+    age_seconds: ageSeconds(page.fetchedAt),
     rendered: page.rendered,
     extraction_failed: page.extractionFailed,
     hidden_blocks_dropped: page.hiddenBlocksDropped,

@@ -21,6 +21,7 @@ import { crawlContinueLine } from '../output/notices.js';
 import { boundedString, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import type { RenderOptions } from '../engine/render-step.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
@@ -77,6 +78,7 @@ const inputShape = {
       'Continue a crawl that stopped at its time limit: the id its result gave. The crawl keeps its URL, scope and budgets (max_tokens and max_pages count every page of the crawl); only max_seconds, render and wait_for apply anew',
     ),
   ...renderShape,
+  ...requestShape,
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -136,12 +138,16 @@ const outputShape = {
 export type CrawlToolResult = z.infer<z.ZodObject<typeof outputShape>>;
 
 /** The crawler's I/O, bound to the engine: the same fetch, extraction, link extraction, cache and queue as every tool. */
-export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}): CrawlIO {
+export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}, startUrl?: string): CrawlIO {
+  // `headers` go to the start URL's origin only: a crawl's other hosts (allowed_domains) never see them.
+  const { headers, ...reading } = rendering;
+  const origin = startUrl === undefined ? undefined : new URL(startUrl).origin;
   return {
     // Each page by the same render rule as fetch (src/engine/render-step.ts): a script-built page is read, and its
     // links followed, from its rendered DOM.
     async readPage(url, signal) {
-      const page = await engine.readPage(url, { ...rendering, signal, withLinks: true });
+      const credentials = headers && new URL(url).origin === origin ? { headers } : {};
+      const page = await engine.readPage(url, { ...reading, ...credentials, signal, withLinks: true });
       return {
         finalUrl: page.finalUrl,
         title: page.title,
@@ -224,12 +230,15 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
     timeLimitMs: args.max_seconds * 1000,
     onProgress: options.onProgress,
   };
-  const io = options.io ?? engineCrawlIO(engine, renderOptions(args));
+  // render, wait_for, max_age and headers apply to this call, like max_seconds; a continuation is given them anew
+  // (a resume state never keeps a caller's credentials).
+  const reading = { ...renderOptions(args), ...requestOptions(args) };
+  const ioFor = (startUrl: string) => options.io ?? engineCrawlIO(engine, reading, startUrl);
   let result: CrawlResult;
   const notes: string[] = [];
   if (args.continue_from !== undefined) {
     const resume = await takeResumeState(store, args.continue_from, config.crawlResumeTtlSeconds);
-    result = await crawlSite({ ...resume.scope, ...runtime, resume }, io);
+    result = await crawlSite({ ...resume.scope, ...runtime, resume }, ioFor(resume.scope.url));
   } else {
     if (args.url === undefined) {
       throw new InvalidArgumentError(
@@ -257,7 +266,7 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
       respectRobots: config.respectRobots !== 'never',
       concurrency: config.maxConcurrent,
     };
-    result = await crawlSite({ ...scope, ...runtime }, io);
+    result = await crawlSite({ ...scope, ...runtime }, ioFor(scope.url));
   }
   if (!result.resume) return { result, notes };
   if (result.stopReason === 'stopped' && !store.outlivesProcess) {

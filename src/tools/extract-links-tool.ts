@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/links.js';
 import { limitLines, markdownLink } from '../output/link-list.js';
 import { filteredLinksHeading, noFilteredLinks } from '../output/notices.js';
+import { ageSeconds } from '../output/page-text.js';
 import { urlArgument } from './arguments.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { documentLinks, hasLinks, loadDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 import { detectEmptyOutcome, type Outcome } from '../outcome.js';
@@ -17,6 +19,7 @@ const inputShape = {
     .enum(FILTERS, { error: 'filter must be one of "all", "internal" or "external"' })
     .default('all')
     .describe('Which links to return: "all", "internal" (same site, sub-domains included) or "external"'),
+  ...requestShape,
 };
 
 function section(title: string, links: readonly PageLink[]): string[] {
@@ -34,7 +37,7 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Extract the links of a web page' },
   async run(args, { engine, signal }) {
-    const document = await loadDocument(engine, args.url, { signal });
+    const document = await loadDocument(engine, args.url, { signal, ...requestOptions(args) });
     const { page, fromCache } = document;
     const found = await documentLinks(engine, document);
     // mailto:, tel: and other schemes are not pages an agent can read next.
@@ -51,6 +54,7 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
       http_status: page.status,
       filter: args.filter,
       from_cache: fromCache,
+      age_seconds: ageSeconds(page.fetchedAt),
       hidden_blocks_dropped: found.hiddenBlocksDropped,
       fetched_at: page.fetchedAt.toISOString(),
     };

@@ -3,6 +3,7 @@
 import { limitLines, linkLine } from '../output/link-list.js';
 import { noLinksRead } from '../output/notices.js';
 import { booleanArgument, integerAtLeast, urlArgument } from './arguments.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -10,6 +11,7 @@ const inputShape = {
   url: urlArgument('URL to scrape for links'),
   max_links: integerAtLeast('max_links', 1).default(100).describe('Maximum number of URLs to return'),
   titles: booleanArgument('titles', true, 'Include the anchor text for each link'),
+  ...requestShape,
 };
 
 export const linksTool: ToolDefinition<typeof inputShape> = {
@@ -23,7 +25,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
-    const site = await readSiteLinks(engine, args.url, { signal });
+    const site = await readSiteLinks(engine, args.url, { signal, ...requestOptions(args) });
     const common = siteLinksSummary(args.url, site);
     if (site.links.length === 0) {
       return {

@@ -6,6 +6,7 @@ import type { Engine } from '../engine/engine.js';
 import type { LoadOptions } from '../engine/load-page.js';
 import { isSameSite, rankLinks, type ExtractedLinks, type RankedLink } from '../extract/links.js';
 import type { FetchedPage } from '../fetch/types.js';
+import { ageSeconds } from '../output/page-text.js';
 import { detectEmptyOutcome, looksScriptBuilt, type Outcome } from '../outcome.js';
 import type { RenderOptions, RenderSkipped, StaticRead } from '../engine/render-step.js';
 
@@ -106,6 +107,7 @@ export function siteLinksSummary(url: string, site: SiteLinks): Record<string, u
     final_url: page.finalUrl,
     http_status: page.status,
     from_cache: fromCache,
+    age_seconds: ageSeconds(page.fetchedAt),
     rendered: site.document.rendered ?? false,
     hidden_blocks_dropped: site.hiddenBlocksDropped,
     fetched_at: page.fetchedAt.toISOString(),

@@ -9,6 +9,7 @@ import { EXTRACTION_FAILED_NOTICE } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { statusLine, structuredPage } from '../output/page-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
@@ -22,6 +23,7 @@ const inputShape = {
   include_links: booleanArgument('include_links', false, 'Append the list of links found on the page'),
   start_index: startIndexArgument,
   ...renderShape,
+  ...requestShape,
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
@@ -51,7 +53,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
   async run(args, context) {
     const { engine, signal } = context;
-    const page = await engine.readPage(args.url, { signal, ...renderOptions(args) });
+    const page = await engine.readPage(args.url, { signal, ...renderOptions(args), ...requestOptions(args) });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
     if (page.outcome === 'empty' || page.outcome === 'needs_js') {
       const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };

@@ -15,16 +15,59 @@ export function describeArgumentError(tool: AnyTool, error: z.ZodError): Invalid
   let message = issue?.message ?? 'invalid arguments';
   if (issue?.code === 'unrecognized_keys') {
     // The names are the caller's input: each is quoted within bounds, and a flood of them is counted, not listed.
-    const shown = issue.keys.slice(0, 5).map((key) => `'${quoteInput(key)}'`);
+    // The closest known name is suggested: agents often send camelCase (`maxLength`) for snake_case arguments.
+    const shown = issue.keys.slice(0, 5).map((key) => `"${quoteInput(key)}"`);
     const more = issue.keys.length > shown.length ? ` and ${issue.keys.length - shown.length} more` : '';
-    message = `unknown argument ${shown.join(', ')}${more}`;
+    const known = Object.keys(tool.inputShape);
+    const guess = issue.keys.length === 1 ? closestName(issue.keys[0]!, known) : undefined;
+    const hint = guess ? ` — did you mean "${guess}"?` : ` (known: ${known.join(', ')})`;
+    message = `unknown argument${issue.keys.length > 1 ? 's' : ''} ${shown.join(', ')}${more}${hint}`;
+    return new InvalidArgumentError(
+      issue.keys[0]!.slice(0, 100),
+      `Invalid arguments for tool ${tool.name}: ${message}`,
+    );
   }
   if (!message.includes(argument)) message = `${argument}: ${message}`;
   return new InvalidArgumentError(argument, `Invalid arguments for tool ${tool.name}: ${message}`);
 }
 
+/**
+ * The known name an unknown one was most likely meant to be: the same letters without case, `_` and `-`
+ * (`maxLength`, `max-length`), else at most two edits away (`max_lenght`), else none.
+ */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  const plain = (value: string) => value.toLowerCase().replace(/[_-]/g, '');
+  const exact = known.find((candidate) => plain(candidate) === plain(name));
+  if (exact) return exact;
+  if (name.length > 100) return undefined;
+  let best: { name: string; distance: number } | undefined;
+  for (const candidate of known) {
+    const distance = editDistance(plain(name), plain(candidate));
+    if (distance <= 2 && (!best || distance < best.distance)) best = { name: candidate, distance };
+  }
+  return best?.name;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
+      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The tool's arguments as a strict object: an unknown name is an error, never silently dropped. */
+export function argumentsSchema(tool: AnyTool) {
+  return z.strictObject(tool.inputShape);
+}
+
 export function parseArguments(tool: AnyTool, args: unknown): Record<string, unknown> {
-  const parsed = z.object(tool.inputShape).safeParse(args ?? {});
+  const parsed = argumentsSchema(tool).safeParse(args ?? {});
   if (!parsed.success) throw describeArgumentError(tool, parsed.error);
   return parsed.data;
 }

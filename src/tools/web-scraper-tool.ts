@@ -16,9 +16,11 @@ import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../erro
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../output/scraper-json.js';
 import { renderSkippedSentence, scraperSentences } from '../output/notices.js';
+import { ageSeconds } from '../output/page-text.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, renderDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
@@ -32,6 +34,7 @@ const inputShape = {
     .optional()
     .describe('Request timeout in seconds (default: FETCH_TIMEOUT, 10 s)'),
   ...renderShape,
+  ...requestShape,
 };
 
 const referenceShape = z.object({
@@ -50,6 +53,7 @@ const outputShape = {
   outcome: z.enum(OUTCOMES).describe('What the read found: ok, empty, needs_js, not_html, blocked, …'),
   fetched_at: z.string().describe('When the snapshot was fetched (ISO 8601, UTC)'),
   from_cache: z.boolean().describe('Served from the page cache (the outcome is what that read found)'),
+  age_seconds: z.number().int().describe('How old the snapshot is, in seconds (0 for a fresh fetch)'),
   rendered: z.boolean().describe("Read from a headless browser's DOM after the page's scripts ran"),
   truncated: z.boolean().describe('Cut to stay within MAX_OUTPUT_TOKENS; `notice` says what was cut'),
   metadata: z.object({
@@ -215,7 +219,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     const timeoutSeconds = Math.round(timeoutMs / 100) / 10;
     let document: LoadedDocument;
     try {
-      document = await loadDocument(engine, args.url, { signal, timeoutMs });
+      document = await loadDocument(engine, args.url, { signal, timeoutMs, ...requestOptions(args) });
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }
@@ -227,7 +231,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
         scriptBuilt: looksScriptBuilt(document.text, read.scraped.text.length),
       };
       try {
-        const options = { signal, timeoutMs, ...renderOptions(args) };
+        const options = { signal, timeoutMs, ...renderOptions(args), ...requestOptions(args) };
         const attempt = await renderDocument(engine, document, staticRead, options);
         if (attempt.document !== document) {
           document = attempt.document;
@@ -249,6 +253,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       outcome: outcome ?? 'ok',
       fetched_at: isoSeconds(page.fetchedAt),
       from_cache: fromCache,
+      age_seconds: ageSeconds(page.fetchedAt),
       rendered: document.rendered ?? false,
       truncated: false,
       metadata: {
@@ -285,6 +290,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
         final_url: result.final_url,
         http_status: result.status,
         from_cache: result.from_cache,
+        age_seconds: result.age_seconds,
         rendered: result.rendered,
         truncated: result.truncated,
         hidden_blocks_dropped: result.hidden_blocks_dropped,

@@ -6,6 +6,7 @@ import { allLinksFound, noLinksFound, withRenderNote } from '../output/notices.j
 import { checkStartIndex } from '../output/truncate.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
@@ -31,6 +32,7 @@ const inputShape = {
   ),
   start_index: startIndexArgument,
   ...renderShape,
+  ...requestShape,
 };
 
 type WebArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -46,7 +48,7 @@ function linesBudget(maxLength: number, heading: string): number {
 }
 
 async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
-  const site = await readSiteLinks(engine, args.url, { signal }, renderOptions(args));
+  const site = await readSiteLinks(engine, args.url, { signal, ...requestOptions(args) }, renderOptions(args));
   const common = siteLinksSummary(args.url, site);
   if (site.links.length === 0) {
     return {
@@ -90,7 +92,11 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read the web' },
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
-    const page = await context.engine.readPage(args.url, { signal: context.signal, ...renderOptions(args) });
+    const page = await context.engine.readPage(args.url, {
+      signal: context.signal,
+      ...renderOptions(args),
+      ...requestOptions(args),
+    });
     const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',
       maxLength: args.max_length,
