@@ -142,7 +142,7 @@ describe('createBrowserRenderer without a browser', () => {
     await expect(renderer.render(server.url('/html'), { deadlineMs: 5000 })).rejects.toMatchObject({
       name: 'FetchError',
       code: 'BROWSER_MISSING',
-      message: expect.stringContaining('apt-get install chromium, or set CHROMIUM_PATH'),
+      message: expect.stringContaining('CHROMIUM_PATH names "/nonexistent/chromium", which is not an executable file'),
     });
     expect(renderer.browserProcess()).toBeUndefined();
     await renderer.close();

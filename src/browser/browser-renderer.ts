@@ -16,7 +16,7 @@ import { FetchError, SecurityError, TimeoutError } from '../errors.js';
 import { checkUrl } from '../fetch/index.js';
 import { log } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
-import { findBrowser, NO_BROWSER_HINT } from './find-browser.js';
+import { findBrowser, noBrowserHint } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
 import { renderFailure, waitForSelector } from './render-failure.js';
 import { createRenderSlots } from './render-slots.js';
@@ -57,7 +57,7 @@ export interface RenderResult {
 
 export interface BrowserRenderer {
   /**
-   * Renders `url`. Rejects with FetchError BROWSER_MISSING when there is no browser (see NO_BROWSER_HINT),
+   * Renders `url`. Rejects with FetchError BROWSER_MISSING when there is no browser (see noBrowserHint),
    * BROWSER_FAILED when it would not start or crashed, RESPONSE_TOO_LARGE past the byte cap, CONNECT_FAILED;
    * SecurityError for a refused URL; TimeoutError at the deadline; the signal's reason on cancellation.
    */
@@ -153,7 +153,8 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
     const href = checked.href;
     const executablePath = findBrowser(config.chromiumPath, deps.browserPaths);
     if (!executablePath) {
-      throw new FetchError('BROWSER_MISSING', href, `No browser to render ${href} with: ${NO_BROWSER_HINT}.`);
+      const hint = noBrowserHint(config.chromiumPath);
+      throw new FetchError('BROWSER_MISSING', href, `No browser to render ${href} with: ${hint}.`);
     }
     const deadline = AbortSignal.timeout(Math.max(1, options.deadlineMs));
     const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;

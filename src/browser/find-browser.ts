@@ -6,8 +6,13 @@ import { statSync } from 'node:fs';
 /** Where Debian's `chromium` package (and older Ubuntu's `chromium-browser`) installs its launcher. */
 export const DEFAULT_BROWSER_PATHS: readonly string[] = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
-/** The hint an agent (or its operator) reads when no browser is found. */
-export const NO_BROWSER_HINT = 'install chromium: apt-get install chromium, or set CHROMIUM_PATH';
+/** What an agent (or its operator) reads when no browser is found: the one thing that makes rendering work. */
+export function noBrowserHint(chromiumPath: string | undefined): string {
+  if (chromiumPath === undefined) {
+    return 'install Chromium with `apt-get install chromium` (or set CHROMIUM_PATH to a Chromium executable)';
+  }
+  return `CHROMIUM_PATH names ${JSON.stringify(chromiumPath.slice(0, 200))}, which is not an executable file: point it at Chromium, or unset it to use Debian's (\`apt-get install chromium\`)`;
+}
 
 /** A regular file with an execute bit (access(X_OK) would say yes to root for any file). */
 export function isExecutableFile(path: string): boolean {

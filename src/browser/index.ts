@@ -6,4 +6,4 @@ export {
   type RenderOptions,
   type RenderResult,
 } from './browser-renderer.js';
-export { findBrowser, NO_BROWSER_HINT } from './find-browser.js';
+export { findBrowser, noBrowserHint } from './find-browser.js';

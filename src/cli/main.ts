@@ -74,7 +74,7 @@ Options for every command:
 Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
 MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,
 RESPECT_ROBOTS, WEB_READER_TOOLS, MAX_OUTPUT_TOKENS, EXTRACT_TIMEOUT, CRAWL_RESUME_TTL, HTTPS_PROXY, HTTP_PROXY,
-NO_PROXY, PROXY_IS_EGRESS_POLICY, RENDER_JS, RENDER_CONCURRENCY, CHROMIUM_PATH; for serve --http also
+NO_PROXY, PROXY_IS_EGRESS_POLICY, RENDER_JS, RENDER_TIMEOUT, RENDER_CONCURRENCY, RENDER_MAX_SIZE, CHROMIUM_PATH; for serve --http also
 WEB_READER_HOST, WEB_READER_PORT, WEB_READER_TOKEN, WEB_READER_ALLOWED_ORIGINS, WEB_READER_ALLOWED_HOSTS,
 WEB_READER_MAX_CONNECTIONS, WEB_READER_MAX_SESSIONS, WEB_READER_SESSION_IDLE, WEB_READER_MAX_BODY_SIZE.
 
@@ -224,6 +224,12 @@ export async function main(argv: string[]): Promise<number> {
     throw new InvalidArgumentError(
       '--explain',
       `--explain applies to read only; ${command} runs no main-content extraction.`,
+    );
+  }
+  if ((values.render !== undefined || values['wait-for'] !== undefined) && command === 'links') {
+    throw new InvalidArgumentError(
+      '--render',
+      '--render and --wait-for apply to read, scrape and crawl; links lists the links of the HTML as served.',
     );
   }
   if (values.explain && values.raw) {

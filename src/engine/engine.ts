@@ -8,12 +8,14 @@ import type { ScrapedHtml } from '../extract/scrape.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
-import { createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
+import { createPageCache } from '../fetch/page-cache.js';
+import { CACHE_MAX_BYTES, createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
 import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
 import {
   attemptRender,
   browserPageRenderer,
+  cachedRenderer,
   type PageRenderer,
   type RenderAttempt,
   type RenderOptions,
@@ -57,8 +59,9 @@ export interface Engine {
 export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const extractor = io.extractor ?? createExtractor(config);
   const decodeText = (page: FetchedPage) => extractor.decode(page.body, page.headers['content-type']);
-  const loadPage = createPageLoader(config, { ...io, decodeText });
-  const renderer = io.renderer ?? browserPageRenderer(config);
+  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
+  const loadPage = createPageLoader(config, { ...io, cache, decodeText });
+  const renderer = cachedRenderer(io.renderer ?? browserPageRenderer(config), cache);
   const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs });
   return {
     config,

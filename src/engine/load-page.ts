@@ -51,7 +51,7 @@ interface SharedFetch {
 }
 
 // Half the memory budget of a small server: enough for a few hundred typical pages.
-const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Whether a cached snapshot is young enough for a call's `max_age` (none: the cache's own CACHE_TTL decides). */
 export function isFresh(page: FetchedPage, maxAgeSeconds: number | undefined, now = Date.now()): boolean {

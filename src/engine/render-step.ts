@@ -6,13 +6,17 @@ import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { shouldRender, type Outcome, type RenderPolicy } from '../outcome.js';
-import type { LoadedPage, LoadOptions } from './load-page.js';
+import type { PageCache } from '../fetch/page-cache.js';
+import { isFresh, type LoadedPage, type LoadOptions } from './load-page.js';
 
 export interface RenderedHtml {
   readonly html: string;
   /** The page's URL after script navigation: the base for its links. */
   readonly finalUrl: string;
   readonly status: number;
+  /** When the DOM was read; now unless it came from the cache. */
+  readonly fetchedAt?: Date;
+  readonly fromCache?: boolean;
 }
 
 export interface RenderOptions extends LoadOptions {
@@ -40,14 +44,38 @@ export function renderedSnapshot(url: string, rendered: RenderedHtml): LoadedPag
     headers: { 'content-type': 'text/html; charset=utf-8' },
     mediaType: 'text/html',
     body: new TextEncoder().encode(rendered.html),
-    fetchedAt: new Date(),
+    fetchedAt: rendered.fetchedAt ?? new Date(),
   };
-  return { page, fromCache: false, rendered: true };
+  return { page, fromCache: rendered.fromCache ?? false, rendered: true };
+}
+
+/**
+ * Rendered snapshots kept in the page cache like fetched ones, for CACHE_TTL and within a call's `max_age`: a
+ * continuation (`start_index`) reads the same DOM, and a second read of a JavaScript page costs no second render.
+ * The key keeps the URL's fragment (a hash route is another page) and `wait_for`. A read with headers never renders,
+ * so no credentialed page is kept here.
+ */
+export function cachedRenderer(renderer: PageRenderer, cache: PageCache): PageRenderer {
+  return {
+    async render(url, options) {
+      const key = `rendered ${options.waitFor ?? ''} ${new URL(url).href}`;
+      const hit = cache.get(key);
+      if (hit && isFresh(hit, options.maxAgeSeconds)) {
+        const html = new TextDecoder().decode(hit.body);
+        return { html, finalUrl: hit.finalUrl, status: hit.status, fetchedAt: hit.fetchedAt, fromCache: true };
+      }
+      const rendered = await renderer.render(url, options);
+      const { page } = renderedSnapshot(url, rendered);
+      cache.set(key, page);
+      return { ...rendered, fetchedAt: page.fetchedAt };
+    },
+    close: () => renderer.close(),
+  };
 }
 
 /** Why a page that wanted rendering was read without it; output/notices.ts words it for the agent. */
 export type RenderSkipped =
-  | { readonly reason: 'no_browser' }
+  | { readonly reason: 'no_browser'; readonly message: string }
   | { readonly reason: 'off' }
   | { readonly reason: 'failed'; readonly message: string };
 
@@ -94,7 +122,7 @@ export async function attemptRender(
   } catch (error) {
     if (policy === 'always' || options.signal?.aborted) throw error;
     if (error instanceof FetchError && error.code === 'BROWSER_MISSING') {
-      return staticRead.outcome === 'ok' ? {} : { skipped: { reason: 'no_browser' } };
+      return staticRead.outcome === 'ok' ? {} : { skipped: { reason: 'no_browser', message: error.message } };
     }
     return { skipped: { reason: 'failed', message: error instanceof Error ? error.message : String(error) } };
   }

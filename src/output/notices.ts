@@ -1,7 +1,6 @@
 // Every sentence a tool's text gives the agent around the content, in one place. Those a seed gives are verbatim
 // and name their seed (../shared/seeds/); the others are ours and may improve. Error messages live with their error
 // classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/).
-import { NO_BROWSER_HINT } from '../browser/index.js';
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { Outcome } from '../outcome.js';
 
@@ -98,7 +97,7 @@ export function withRenderNote(sentence: string, skipped: RenderSkipped | undefi
 export function renderSkippedSentence(skipped: RenderSkipped): string {
   switch (skipped.reason) {
     case 'no_browser':
-      return `No browser is installed to render it: ${NO_BROWSER_HINT}.`;
+      return skipped.message;
     case 'off':
       return 'Rendering was off for this call: call again with render "auto" or "always" to read it in a browser.';
     case 'failed':

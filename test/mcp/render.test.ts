@@ -36,6 +36,17 @@ function addRoutes(server: FixtureServer): void {
         "'<article><h1>Data page</h1><p>' + d.text + '</p></article>'; });</script>",
     ),
   );
+  // A new token at every render: two reads of one rendered snapshot show the same one.
+  server.route(
+    '/token',
+    respondWith(
+      'text/html',
+      '<!doctype html><title>Token</title><div id="root"></div><script>const t = Math.random().toString(36).slice(2);' +
+        "document.getElementById('root').innerHTML = '<article><h1>Token</h1><p>render ' + t + '. ' + " +
+        JSON.stringify(LONG) +
+        " + '</p></article>';</script>",
+    ),
+  );
   // Content that appears long after the page went quiet: only `wait_for` waits for it.
   server.route(
     '/late',
@@ -62,6 +73,19 @@ describeWithBrowser('rendering over MCP, with Chromium', (browserPath) => {
     expect(result.text).toContain(`Contents of ${server.url('/app')}:`);
     expect(result.text).toContain('Tide tables are printed for every harbour');
     expect(result.structuredContent).toMatchObject({ status: 'ok', rendered: true });
+  });
+
+  it('a rendered snapshot is cached: a continuation reads the same DOM, not a second render', async () => {
+    const first = await session.call('fetch', { url: server.url('/token'), max_length: 200 });
+    const token = /render (\w+)\./.exec(first.text)?.[1];
+    expect(token).toBeDefined();
+    const next = (first.structuredContent as { next_start_index: number }).next_start_index;
+    const rest = await session.call('fetch', { url: server.url('/token'), start_index: next });
+    expect(rest.structuredContent).toMatchObject({ rendered: true, from_cache: true });
+    const again = await session.call('fetch', { url: server.url('/token') });
+    expect(again.text).toContain(`render ${token}.`);
+    const fresh = await session.call('fetch', { url: server.url('/token'), max_age: 0 });
+    expect(fresh.text).not.toContain(`render ${token}.`);
   });
 
   it('content a script fetched from a same-origin JSON endpoint is read', async () => {
@@ -140,7 +164,7 @@ describe('without a browser', () => {
     const result = await session.call('fetch', { url: plain.url('/app') });
     expect(result.text).toMatch(/^Status: needs_js — /);
     expect(result.text).toContain(
-      'No browser is installed to render it: install chromium: apt-get install chromium, or set CHROMIUM_PATH.',
+      'CHROMIUM_PATH names "/nonexistent/chromium", which is not an executable file: point it at Chromium',
     );
     expect(result.structuredContent).toMatchObject({ status: 'needs_js', rendered: false });
     const always = await session.call('fetch', { url: plain.url('/app'), render: 'always' });
