@@ -73,3 +73,24 @@ export function cutSection(root: HtmlDocument | HtmlElement, start: HtmlElement)
   prune(root);
   return true;
 }
+
+/**
+ * The error an agent reads when `section` names no heading: the headings there are, as `#n text`, the first
+ * SECTION_HEADINGS_LISTED of `total`, so that the next call can name one. `section` is already quoted (bounded).
+ */
+export function sectionNotFoundMessage(
+  section: string,
+  headings: readonly { readonly text: string }[],
+  total: number,
+): string {
+  if (total === 0)
+    return `section "${section}" was not found: the page has no headings (h1–h6). Read it without section.`;
+  const lines = headings.map((heading, index) => `#${index + 1} ${heading.text}`);
+  const more = total > headings.length ? [`… and ${total - headings.length} more`] : [];
+  return [
+    `section "${section}" was not found: no heading has that text or number. Call again with one of these ` +
+      `headings' text or its #n:`,
+    ...lines,
+    ...more,
+  ].join('\n');
+}
