@@ -25,6 +25,9 @@ export interface CrawlCommandOptions {
   /** --render and --wait-for: the render arguments of the crawl tool. */
   readonly render?: string;
   readonly waitFor?: string;
+  /** --selector and --exclude: the crawl tool's selector and exclude_selectors. */
+  readonly selector?: string;
+  readonly excludeSelectors?: readonly string[];
   /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
   readonly resumeDir?: string;
   readonly out?: string;
@@ -97,6 +100,8 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...(options.maxSeconds !== undefined ? { max_seconds: options.maxSeconds } : {}),
     ...(options.render !== undefined ? { render: options.render } : {}),
     ...(options.waitFor !== undefined ? { wait_for: options.waitFor } : {}),
+    ...(options.selector !== undefined ? { selector: options.selector } : {}),
+    ...(options.excludeSelectors !== undefined ? { exclude_selectors: options.excludeSelectors } : {}),
   }) as CrawlArguments;
   const showBar = options.stderr.isTTY === true;
   const run = await runCrawl(engine, args, {

@@ -17,10 +17,11 @@ import { InvalidArgumentError } from '../errors.js';
 import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
-import { crawlContinueLine } from '../output/notices.js';
+import { crawlContinueLine, selectorMatchedNothing } from '../output/notices.js';
 import { boundedString, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
-import type { RenderOptions } from '../engine/render-step.js';
+import { selectOptions, selectShape } from './select-arguments.js';
+import type { ReadOptions } from '../engine/page-content.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
@@ -77,6 +78,8 @@ const inputShape = {
       'Continue a crawl that stopped at its time limit: the id its result gave. The crawl keeps its URL, scope and budgets (max_tokens and max_pages count every page of the crawl); only max_seconds, render and wait_for apply anew',
     ),
   ...renderShape,
+  // Like render and wait_for, these apply to the call that gives them: a continuation gives them again.
+  ...selectShape,
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -136,7 +139,7 @@ const outputShape = {
 export type CrawlToolResult = z.infer<z.ZodObject<typeof outputShape>>;
 
 /** The crawler's I/O, bound to the engine: the same fetch, extraction, link extraction, cache and queue as every tool. */
-export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}): CrawlIO {
+export function engineCrawlIO(engine: Engine, rendering: ReadOptions = {}): CrawlIO {
   return {
     // Each page by the same render rule as fetch (src/engine/render-step.ts): a script-built page is read, and its
     // links followed, from its rendered DOM.
@@ -145,7 +148,8 @@ export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}): Cr
       return {
         finalUrl: page.finalUrl,
         title: page.title,
-        content: page.content,
+        // A selector that matched nothing on this page says so in its place; the crawl still follows its links.
+        content: page.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl) : page.content,
         rendered: page.rendered,
         ...(page.kind === 'html' && page.raw !== '' ? { html: page.raw } : {}),
         ...(page.links ? { links: page.links } : {}),
@@ -224,7 +228,7 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
     timeLimitMs: args.max_seconds * 1000,
     onProgress: options.onProgress,
   };
-  const io = options.io ?? engineCrawlIO(engine, renderOptions(args));
+  const io = options.io ?? engineCrawlIO(engine, { ...renderOptions(args), ...selectOptions(args) });
   let result: CrawlResult;
   const notes: string[] = [];
   if (args.continue_from !== undefined) {

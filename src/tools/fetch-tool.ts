@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
+import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -12,6 +13,8 @@ const inputShape = {
   raw: booleanArgument('raw', false, 'Get raw content instead of cleaning/extracting to markdown'),
   start_index: startIndexArgument,
   ...renderShape,
+  ...selectShape,
+  section: sectionArgument,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -25,7 +28,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
-    const page = await engine.readPage(args.url, { signal, explain, ...renderOptions(args) });
+    const page = await engine.readPage(args.url, { signal, explain, ...renderOptions(args), ...selectOptions(args) });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,
