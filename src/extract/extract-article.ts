@@ -9,9 +9,9 @@ import { stripShortcodes } from './shortcodes.js';
 import { parsePage } from './parse-page.js';
 import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
 import { listHeadings, type Heading } from './headings.js';
-import { applySelectors, type SelectOptions } from './select.js';
+import { applySelectors, selectElements, type SelectOptions } from './select.js';
 import { cutSection, findSectionHeading, SECTION_HEADINGS_LISTED } from './section.js';
-import { isElement, parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
+import { findElement, isElement, parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
 
 export interface Article {
   /** `og:title`, else `<title>` without the site name, else the first `<h1>`. */
@@ -222,6 +222,13 @@ function wholePageSection(
   removeHidden(fresh, { sheet });
   applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
   const again = listHeadings([fresh])[headings.indexOf(target)];
-  if (again) cutSection(fresh, again.element);
+  if (!again) return fresh;
+  // Without main-content detection to stop it, a page's last section would run on into its footer: the page's
+  // navigation, header and footer go first, unless the heading is in one of them.
+  const frame = selectElements(fresh, 'nav, header, footer').filter(
+    (el) => !findElement(el, (x) => x === again.element),
+  );
+  for (const el of frame) if (el.parent) el.parent.children = el.parent.children.filter((child) => child !== el);
+  cutSection(fresh, again.element);
   return fresh;
 }
