@@ -30,14 +30,30 @@ const ADAPTER: Options<Node, HtmlElement>['adapter'] = {
 };
 
 // HTML documents: tag and attribute names are matched case-insensitively, as a browser's querySelectorAll does.
-const OPTIONS: Options<Node, HtmlElement> = { adapter: ADAPTER, xmlMode: false, cacheResults: false };
+// Relative selectors ("> p") are refused, as querySelectorAll refuses them: a selector names elements of the page.
+const OPTIONS: Options<Node, HtmlElement> = {
+  adapter: ADAPTER,
+  xmlMode: false,
+  cacheResults: false,
+  relativeSelector: false,
+};
+
+// css-what reads a combinator at the end ("p >") as valid and css-select then matches every child; a browser refuses
+// it (Selectors Level 4 §4: a combinator joins two compound selectors).
+const TRAILING_COMBINATOR = /[>+~]\s*$/;
+const LEADING_COMBINATOR = /^\s*[>+~]/;
 
 /** Why `selector` is not CSS this engine can run (css-select's words), or undefined when it is. */
 export function checkSelector(selector: string): string | undefined {
+  if (TRAILING_COMBINATOR.test(selector)) return 'it ends with a combinator (>, + or ~)';
+  if (LEADING_COMBINATOR.test(selector)) return 'it starts with a combinator (>, + or ~)';
   try {
     compile<Node, HtmlElement>(selector, OPTIONS);
     return undefined;
   } catch (error) {
+    // css-select 6 fails with a TypeError when a selector can never match (its always-false function is undefined
+    // under ESM): pseudo-classes of a browser's state (:hover, :focus, :visited) are the ones met in practice.
+    if (error instanceof TypeError) return 'it can never match a page read without a browser (:hover, :focus, …)';
     return error instanceof Error ? error.message : String(error);
   }
 }

@@ -64,6 +64,9 @@ describe('tools/list', () => {
       'start_index',
       'render',
       'wait_for',
+      'selector',
+      'exclude_selectors',
+      'section',
     ]);
     expect(fetch?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true, destructiveHint: false });
   });

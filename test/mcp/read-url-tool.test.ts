@@ -38,6 +38,9 @@ describe('read_url', () => {
       'start_index',
       'render',
       'wait_for',
+      'selector',
+      'exclude_selectors',
+      'section',
     ]);
   });
 
