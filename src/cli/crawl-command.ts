@@ -27,6 +27,9 @@ export interface CrawlCommandOptions {
   readonly waitFor?: string;
   /** --header and --max-age: the crawl tool's `headers` and `max_age`. */
   readonly request?: { readonly headers?: Record<string, string>; readonly max_age?: number };
+  /** --selector and --exclude: the crawl tool's selector and exclude_selectors. */
+  readonly selector?: string;
+  readonly excludeSelectors?: readonly string[];
   /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
   readonly resumeDir?: string;
   readonly out?: string;
@@ -100,6 +103,8 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...(options.render !== undefined ? { render: options.render } : {}),
     ...(options.waitFor !== undefined ? { wait_for: options.waitFor } : {}),
     ...options.request,
+    ...(options.selector !== undefined ? { selector: options.selector } : {}),
+    ...(options.excludeSelectors !== undefined ? { exclude_selectors: options.excludeSelectors } : {}),
   }) as CrawlArguments;
   const showBar = options.stderr.isTTY === true;
   const run = await runCrawl(engine, args, {

@@ -41,6 +41,9 @@ Usage:
       --explain                    on stderr, why extraction removed each block and which block it chose
       --render MODE                run the page in headless Chromium first: auto (RENDER_JS, default), always, never
       --wait-for SELECTOR          when rendering, wait until this CSS selector matches
+      --selector CSS               read only the elements this CSS selector matches (no main-content detection)
+      --exclude CSS                remove the elements this CSS selector matches first (repeatable, at most 20)
+      --section HEADING            only this section: a heading's text, or #n (the n-th heading of scrape's outline)
   web-reader links <url>           the page's same-site links, most frequent first
       --max-links N                at most N links (default 100)
       --no-titles                  URLs only, without anchor text
@@ -48,6 +51,7 @@ Usage:
       --include-html               add the raw HTML
       --include-chunks             add word chunks (--chunk-size N words, 100–10000, default 1000)
       --render MODE, --wait-for SELECTOR   as for read
+      --selector CSS, --exclude CSS        as for read
   web-reader crawl <url>           breadth-first from the URL within a token budget; a summary at the end
       --max-tokens N               token budget for all pages (DEFAULT_MAX_TOKENS, 100000)
       --max-pages N                at most N pages (default 100)
@@ -55,6 +59,7 @@ Usage:
       --json                       the crawl result as JSON (pages, summary, continue_from)
       --out DIR                    one .md file per page and index.md in DIR; the summary on stdout
       --render MODE, --wait-for SELECTOR   as for read, for every page
+      --selector CSS, --exclude CSS        as for read, on every page (links are still followed from the whole page)
                                    (a progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read)
   web-reader crawl --continue ID   continue a crawl stopped at its time limit (same scope and budgets, for
                                    CRAWL_RESUME_TTL seconds; --max-seconds applies anew)
@@ -92,6 +97,9 @@ const OPTIONS = {
   header: { type: 'string', multiple: true },
   'max-age': { type: 'string' },
   'wait-for': { type: 'string' },
+  selector: { type: 'string' },
+  exclude: { type: 'string', multiple: true },
+  section: { type: 'string' },
   'max-length': { type: 'string' },
   'start-index': { type: 'string' },
   'max-links': { type: 'string' },
@@ -138,6 +146,14 @@ function renderFlags(values: Values): { render?: string; wait_for?: string } {
   return {
     ...(values.render !== undefined && { render: values.render }),
     ...(values['wait-for'] !== undefined && { wait_for: values['wait-for'] }),
+  };
+}
+
+/** --selector and --exclude as the tools' arguments; the tool's schema checks each selector and names a bad one. */
+function selectFlags(values: Values): { selector?: string; exclude_selectors?: string[] } {
+  return {
+    ...(values.selector !== undefined && { selector: values.selector }),
+    ...(values.exclude !== undefined && { exclude_selectors: values.exclude }),
   };
 }
 
@@ -235,6 +251,19 @@ export async function main(argv: string[]): Promise<number> {
   if (values.explain && values.raw) {
     throw new InvalidArgumentError('--explain', '--explain explains extraction, and --raw skips it: use one of them.');
   }
+  // As --explain: a flag a command would accept and ignore is refused instead.
+  if (values.section !== undefined && command !== 'read') {
+    throw new InvalidArgumentError('--section', `--section applies to read only, not to ${command}.`);
+  }
+  if (
+    (values.selector !== undefined || values.exclude !== undefined) &&
+    !['read', 'scrape', 'crawl'].includes(command)
+  ) {
+    throw new InvalidArgumentError(
+      '--selector',
+      `--selector and --exclude apply to read, scrape and crawl, not to ${command}.`,
+    );
+  }
   switch (command) {
     case 'serve': {
       const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');
@@ -252,6 +281,8 @@ export async function main(argv: string[]): Promise<number> {
         start_index: integerFlag(values, 'start-index') ?? 0,
         ...renderFlags(values),
         ...requestFlags(values),
+        ...selectFlags(values),
+        ...(values.section !== undefined && { section: values.section }),
       };
       return runOnce(config, findTool('fetch')!, args, values.json ?? false, values.explain ?? false);
     }
@@ -275,6 +306,7 @@ export async function main(argv: string[]): Promise<number> {
         chunk_size: integerFlag(values, 'chunk-size') ?? 1000,
         ...renderFlags(values),
         ...requestFlags(values),
+        ...selectFlags(values),
       };
       // The scraper's text is its JSON already: --json is implied.
       return runOnce(config, findTool('web_scraper')!, args, true);
@@ -308,6 +340,8 @@ export async function main(argv: string[]): Promise<number> {
           render: values.render,
           waitFor: values['wait-for'],
           request: requestFlags(values),
+          selector: values.selector,
+          excludeSelectors: values.exclude,
           out: values.out,
           json: values.json ?? false,
           stdout: process.stdout,

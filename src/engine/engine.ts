@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/links.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
+import type { SelectOptions } from '../extract/select.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
@@ -47,8 +48,11 @@ export interface Engine {
   extractArticle(html: string, baseUrl: string): Promise<Article>;
   /** Every visible link of HTML the caller already has, resolved, in document order (off the main thread). */
   extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
-  /** web_scraper's document: text with `[n]` markers, references, outline, metadata (off the main thread). */
-  scrapeHtml(html: string, baseUrl: string): Promise<ScrapedHtml>;
+  /**
+   * web_scraper's document: text with `[n]` markers, references, outline, metadata (off the main thread); with
+   * `select`, exclusions removed first and only what `selector` matches read.
+   */
+  scrapeHtml(html: string, baseUrl: string, select?: SelectOptions): Promise<ScrapedHtml>;
   /** A fetched body decoded by its charset, as the server sent it (off the main thread). */
   decodeText(page: FetchedPage): Promise<string>;
   /** A feed's entry links (off the main thread). */
@@ -71,7 +75,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
       attemptRender(renderer, url, options.render ?? config.renderJs, staticRead, options),
     extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
     extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
-    scrapeHtml: (html, baseUrl) => extractor.scrape(html, baseUrl),
+    scrapeHtml: (html, baseUrl, select) => extractor.scrape(html, baseUrl, select),
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     close: async () => {

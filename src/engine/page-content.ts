@@ -1,5 +1,6 @@
 // What reading returns: the page's common fields, stated once, and the fields a reader of one kind decides.
 import type { ExplainEntry } from '../extract/trace.js';
+import type { SectionFound } from '../extract/extract-article.js';
 import type { LinkTargets } from '../extract/links.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
@@ -13,6 +14,15 @@ export interface ReadOptions extends RenderOptions {
    * results, and every read extracts again: a cached page is explained as fully as a fresh one.
    */
   readonly explain?: boolean;
+  /** CSS: read only the elements this matches (in document order), without main-content detection (HTML only). */
+  readonly selector?: string;
+  /** CSS selectors of elements removed before extraction (HTML only; at most 20, each at most 500 characters). */
+  readonly excludeSelectors?: readonly string[];
+  /**
+   * Only one section of an HTML page: a heading's text (case-insensitive, whitespace-normalised) or `#n`, the n-th
+   * heading of web_scraper's outline. Not found: InvalidArgumentError naming `section`, listing the headings.
+   */
+  readonly section?: string;
 }
 
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */
@@ -59,6 +69,10 @@ export interface KindFields {
    * Absent for other kinds, which are not extracted.
    */
   readonly explain?: readonly ExplainEntry[];
+  /** With `selector`, for HTML whose content was extracted: how many elements it matched (0: `content` is ''). */
+  readonly selectorMatched?: number;
+  /** With `section`, for HTML: the heading found (its `#n`), or the headings there are when none is that one. */
+  readonly section?: SectionFound;
 }
 
 export type PageContent = PageSource &

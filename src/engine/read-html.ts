@@ -23,8 +23,13 @@ export async function readHtmlPage(
   const contentType = page.headers['content-type'];
   const html = await extractor.readHtml({ bytes: page.body, contentType, finalUrl: page.finalUrl });
   const raw = html.raw;
+  // Selectors and sections name parts of this HTML: the page's Markdown twin is another document, not read then.
+  const isPartOf =
+    options.selector !== undefined || !!options.excludeSelectors?.length || options.section !== undefined;
   const twin =
-    html.twinUrl === undefined ? undefined : await readMarkdownTwin(html.twinUrl, options, extractor, loadPage);
+    html.twinUrl === undefined || isPartOf
+      ? undefined
+      : await readMarkdownTwin(html.twinUrl, options, extractor, loadPage);
   if (twin) {
     return {
       title: html.title,
@@ -43,6 +48,10 @@ export async function readHtmlPage(
       baseUrl: page.finalUrl,
       withLinks: options.withLinks,
       explain: options.explain,
+      ...(isPartOf && {
+        select: { selector: options.selector, excludeSelectors: options.excludeSelectors },
+        section: options.section,
+      }),
     };
     article = await extractor.readArticle(input);
   } catch (error) {
@@ -61,11 +70,18 @@ export async function readHtmlPage(
       ...(article.explain ? { explain: article.explain } : {}),
     };
   }
+  // A selector that matched nothing, or a section not found, leaves no content: not an extraction failure.
+  const isChosenEmpty = article?.selectorMatched !== undefined || article?.section !== undefined;
+  const selected = {
+    ...(article?.selectorMatched !== undefined && { selectorMatched: article.selectorMatched }),
+    ...(article?.section && { section: article.section }),
+  };
   return {
     title: article?.title,
     raw,
-    content: article?.content ?? raw,
-    extractionFailed: article?.content === undefined,
+    content: article?.content ?? (isChosenEmpty ? '' : raw),
+    extractionFailed: article?.content === undefined && !isChosenEmpty,
+    ...selected,
     outcome: 'ok',
     hiddenBlocksDropped: article?.hiddenBlocksDropped ?? 0,
     scriptBuilt: article?.scriptBuilt ?? false,

@@ -20,6 +20,18 @@ import { readHtmlPage } from './read-html.js';
 import { readPdfPage } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
 import { attemptRender, type PageRenderer } from './render-step.js';
+import { assertSelectOptions } from '../extract/select.js';
+import { sectionNotFoundMessage } from '../extract/section.js';
+import { InvalidArgumentError } from '../errors.js';
+import { quoteInput } from '../quote.js';
+
+/** The page, once it is read as it will be (rendered or not); a `section` it does not have is the caller's error. */
+function withSection(page: PageContent, asked: string | undefined): PageContent {
+  const section = page.section;
+  if (section === undefined || section.found) return page;
+  const message = sectionNotFoundMessage(quoteInput(asked ?? '', 100), section.headings, section.total);
+  throw new InvalidArgumentError('section', message);
+}
 
 export interface ReaderIO {
   readonly extractor: Extractor;
@@ -65,6 +77,8 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
   }
 
   return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
+    // A bad selector is the caller's mistake: said before anything is fetched (the tools' schemas say it first).
+    assertSelectOptions(options);
     const loaded = await loadPage(url, options);
     const kind = sniffContent(loaded.page.mediaType, loaded.page.body, loaded.page.finalUrl);
     const page = await read(url, loaded, kind, options);
@@ -72,7 +86,7 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
     const policy = options.render ?? io.renderPolicy;
     const staticRead = { outcome: page.outcome, scriptBuilt: page.scriptBuilt ?? false };
     const attempt = await attemptRender(renderer, url, policy, staticRead, options);
-    if (attempt.loaded) return read(url, attempt.loaded, 'html', options);
-    return attempt.skipped ? { ...page, renderSkipped: attempt.skipped } : page;
+    if (attempt.loaded) return withSection(await read(url, attempt.loaded, 'html', options), options.section);
+    return withSection(attempt.skipped ? { ...page, renderSkipped: attempt.skipped } : page, options.section);
   };
 }

@@ -7,8 +7,11 @@ import { visibleTextLength } from './block-stats.js';
 import { findMainContent } from './main-content.js';
 import { stripShortcodes } from './shortcodes.js';
 import { parsePage } from './parse-page.js';
-import { parseHtml } from './parse.js';
 import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
+import { listHeadings, type Heading } from './headings.js';
+import { applySelectors, selectElements, type SelectOptions } from './select.js';
+import { cutSection, findSectionHeading, SECTION_HEADINGS_LISTED } from './section.js';
+import { findElement, isElement, parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
 
 export interface Article {
   /** `og:title`, else `<title>` without the site name, else the first `<h1>`. */
@@ -27,7 +30,18 @@ export interface Article {
   links?: LinkTargets;
   /** With `explain`: every block removed and why, the chosen block and its runners-up, the retry and fallback. */
   explain?: ExplainEntry[];
+  /** With `selector`: how many elements it matched; `markdown` is theirs, in document order. */
+  selectorMatched?: number;
+  /** With `selector` or `section`: the whole page's visible text, which decides empty and needs_js. */
+  pageTextLength?: number;
+  /** With `section`: the heading found (its `#n` in the outline), or the headings there are. */
+  section?: SectionFound;
 }
+
+/** What `section` found: the heading, numbered as web_scraper's outline; or the first headings, to choose from. */
+export type SectionFound =
+  | { readonly found: true; readonly number: number; readonly level: number; readonly text: string }
+  | { readonly found: false; readonly headings: { level: number; text: string }[]; readonly total: number };
 
 export interface ExtractArticleOptions {
   /** The page's final URL after redirects; `<base href>` is resolved against it. */
@@ -36,6 +50,10 @@ export interface ExtractArticleOptions {
   readonly withLinks?: boolean;
   /** Record each decision (src/extract/trace.ts) and return them as `explain`; off, it costs nothing. */
   readonly explain?: boolean;
+  /** `selector` and `exclude_selectors` (src/extract/select.ts). */
+  readonly select?: SelectOptions;
+  /** A heading's text, or `#n` (src/extract/section.ts): only that heading and what follows it, up to the next. */
+  readonly section?: string;
 }
 
 // Readability's retry rule, simplified: a first pass that found less than this much text probably threw the content
@@ -56,6 +74,42 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     : undefined;
   const withLinks = links ? { links } : {};
   const explained = trace ? { explain: trace } : {};
+  // The caller's selectors after the links are listed: they choose what is read, not where a crawl goes next.
+  const selection = applySelectors(doc, options.select ?? {});
+  const pageTextLength = selection || options.section !== undefined ? visibleTextLength(doc) : undefined;
+  const whole = { title, lang, hiddenBlocksDropped, ...withLinks, ...explained };
+  const measured = pageTextLength === undefined ? {} : { pageTextLength };
+  if (selection) {
+    // No main-content detection: the matched elements are the content, each its own run of blocks.
+    let roots: readonly (HtmlElement | HtmlDocument)[] = selection.roots;
+    let section: SectionFound | undefined;
+    if (options.section !== undefined) {
+      const cut = cutSectionOf(selection.roots, options.section);
+      section = cut.section;
+      roots = cut.roots;
+    }
+    const markdown = roots
+      .map((root) => renderMarkdown(root, { baseUrl }))
+      .filter((part) => part.trim() !== '')
+      .join('\n\n');
+    const textLength = roots.reduce((sum, root) => sum + visibleTextLength(root), 0);
+    if (trace) traceNote(trace, 'candidates', `selector matched ${selection.matched}: no main-content detection`);
+    return {
+      ...whole,
+      markdown,
+      textLength,
+      usedFallback: false,
+      selectorMatched: selection.matched,
+      ...measured,
+      ...(section ? { section } : {}),
+    };
+  }
+  // `section` is numbered over the page as web_scraper's outline is, before detection cuts the page down.
+  const headings = options.section === undefined ? undefined : listHeadings([doc]);
+  const target = headings && findSectionHeading(headings, options.section ?? '');
+  if (headings && !target) {
+    return { ...whole, markdown: '', textLength: 0, usedFallback: false, ...measured, section: notFound(headings) };
+  }
   let main = findMainContent(doc, { stripUnlikely: true, title, trace });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     if (trace) traceRetry(trace, main?.textLength);
@@ -63,6 +117,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     // (and <noscript>, kept whole or unwrapped): not traced twice.
     const fresh = parseHtml(html);
     removeHidden(fresh, { keepNoscript: true, sheet });
+    applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
     const retry = findMainContent(fresh, { stripUnlikely: false, title, trace });
     const isBetter = retry !== undefined && retry.textLength > (main?.textLength ?? 0);
     if (trace) {
@@ -81,6 +136,18 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
         'cleaning',
         `unrendered shortcodes removed (in ${shortcodes} ${shortcodes === 1 ? 'run' : 'runs'} of text)`,
       );
+    if (target && headings) {
+      // The section from the main content when it holds the heading (no navigation or footer after its last
+      // section); else from the whole page, hidden and excluded parts removed, numbered the same way.
+      // The retry parsed the page again: there the heading is the same heading, not the same element.
+      const root: HtmlDocument = { type: 'root', children: [main.root], parent: null };
+      const same = listHeadings([main.root]).find((h) => h.level === target.level && h.text === target.text);
+      const isCut = cutSection(root, target.element) || (same !== undefined && cutSection(root, same.element));
+      const page = isCut ? root : wholePageSection(html, sheet, options, target, headings);
+      const markdown = renderMarkdown(page, { baseUrl });
+      const section = foundSection(target, headings);
+      return { ...whole, markdown, textLength: visibleTextLength(page), usedFallback: false, ...measured, section };
+    }
     const markdown = renderMarkdown(main.root, { baseUrl });
     return {
       title,
@@ -96,6 +163,13 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   // Detection found nothing: render the whole cleaned body (SPEC "Content": fall back as the seeds say).
   const fresh = parseHtml(html);
   removeHidden(fresh, { sheet });
+  applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
+  if (target && headings) {
+    const page = wholePageSection(html, sheet, options, target, headings);
+    const section = foundSection(target, headings);
+    const markdown = renderMarkdown(page, { baseUrl });
+    return { ...whole, markdown, textLength: visibleTextLength(page), usedFallback: true, ...measured, section };
+  }
   const markdown = renderMarkdown(fresh, { baseUrl });
   const textLength = visibleTextLength(fresh);
   if (trace) {
@@ -109,4 +183,52 @@ function traceRetry(trace: ExtractTrace, firstChars: number | undefined): void {
   const found = firstChars === undefined ? 'found no content' : `found ${firstChars} chars, under ${RETRY_BELOW_CHARS}`;
   const reason = `the first pass ${found}: a retry keeps blocks whose class or id looks like boilerplate, and <noscript>`;
   traceNote(trace, 'retry', reason);
+}
+
+function foundSection(target: Heading, headings: readonly Heading[]): SectionFound {
+  return { found: true, number: headings.indexOf(target) + 1, level: target.level, text: target.text };
+}
+
+function notFound(headings: readonly Heading[]): SectionFound {
+  const listed = headings.slice(0, SECTION_HEADINGS_LISTED).map(({ level, text }) => ({ level, text }));
+  return { found: false, headings: listed, total: headings.length };
+}
+
+/** With `selector`: the section cut from the matched elements, numbered over their headings as web_scraper's are. */
+function cutSectionOf(
+  roots: readonly HtmlElement[],
+  query: string,
+): { roots: (HtmlElement | HtmlDocument)[]; section: SectionFound } {
+  const headings = listHeadings(roots);
+  const target = findSectionHeading(headings, query);
+  if (!target) return { roots: [], section: notFound(headings) };
+  const root: HtmlDocument = { type: 'root', children: [...roots], parent: null };
+  cutSection(root, target.element);
+  return { roots: root.children.filter(isElement), section: foundSection(target, headings) };
+}
+
+/**
+ * The section cut from a fresh parse of the whole page (hidden and excluded parts removed, as the page the heading
+ * was numbered on): for a heading main-content detection did not keep. Its `n`-th heading is the one found first.
+ */
+function wholePageSection(
+  html: string,
+  sheet: ReturnType<typeof parsePage>['sheet'],
+  options: ExtractArticleOptions,
+  target: Heading,
+  headings: readonly Heading[],
+): HtmlDocument {
+  const fresh = parseHtml(html);
+  removeHidden(fresh, { sheet });
+  applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
+  const again = listHeadings([fresh])[headings.indexOf(target)];
+  if (!again) return fresh;
+  // Without main-content detection to stop it, a page's last section would run on into its footer: the page's
+  // navigation, header and footer go first, unless the heading is in one of them.
+  const frame = selectElements(fresh, 'nav, header, footer').filter(
+    (el) => !findElement(el, (x) => x === again.element),
+  );
+  for (const el of frame) if (el.parent) el.parent.children = el.parent.children.filter((child) => child !== el);
+  cutSection(fresh, again.element);
+  return fresh;
 }

@@ -4,8 +4,10 @@
 // Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
 import { cleanStrings } from '../clean-text.js';
 import { removeHidden } from './clean-hidden.js';
-import { forEachElement, isSameSite, readCanonicalUrl, resolveHref } from './links.js';
+import { listHeadings } from './headings.js';
+import { isSameSite, readCanonicalUrl, resolveHref } from './links.js';
 import { parsePage } from './parse-page.js';
+import { applySelectors, type SelectOptions } from './select.js';
 import {
   collapseWhitespace,
   findElement,
@@ -50,6 +52,10 @@ export interface ScrapedHtml {
   readonly outline: OutlineEntry[];
   readonly metadata: ScrapeMetadata;
   readonly hiddenBlocksDropped: number;
+  /** With `selector`: how many elements it matched (0: the text is empty, and the tool says so). */
+  readonly selectorMatched?: number;
+  /** With `selector`: the visible text of the whole page, which decides empty and needs_js, not the selection's. */
+  readonly pageTextLength?: number;
 }
 
 /** Seed milestone 3 `_get_link_context(context_chars=100)`: half before the link text, half after. */
@@ -114,6 +120,15 @@ class Scraper {
   }
 
   finish(): void {
+    this.flush();
+  }
+
+  /** An element the caller's `selector` matched: read even when its own tag is one the seed leaves out (nav). */
+  select(el: HtmlElement): void {
+    this.flush();
+    if (el.name === 'a') this.anchor(el);
+    else if (el.name === 'img') this.image(el);
+    else this.walk(el);
     this.flush();
   }
 
@@ -281,29 +296,31 @@ export function readScrapeMetadata(doc: HtmlDocument, html: string, baseUrl: str
   };
 }
 
-/** Seed milestone 2 `build_outline`: every h1–h6 with text, in document order. */
-export function readOutline(doc: HtmlDocument): OutlineEntry[] {
-  const outline: OutlineEntry[] = [];
-  forEachElement(doc, (el) => {
-    if (!/^h[1-6]$/.test(el.name)) return;
-    const text = collapseWhitespace(textOf(el));
-    if (text) outline.push({ level: Number(el.name[1]), text });
-  });
-  return outline;
+/**
+ * Seed milestone 2 `build_outline`: every h1–h6 with text, in document order (src/extract/headings.ts, the list
+ * `section`'s `#n` counts in too), under each root.
+ */
+export function readOutline(doc: HtmlDocument | readonly (HtmlDocument | HtmlElement)[]): OutlineEntry[] {
+  return listHeadings(Array.isArray(doc) ? doc : [doc as HtmlDocument]).map(({ level, text }) => ({ level, text }));
 }
 
-export function scrapeHtml(html: string, pageUrl: string): ScrapedHtml {
+export function scrapeHtml(html: string, pageUrl: string, options: SelectOptions = {}): ScrapedHtml {
   const { doc, metadata: head, sheet } = parsePage(html, pageUrl);
   const { baseUrl } = head;
   // Metadata first: cleaning removes <head> with its <title>, <meta> and <link>.
   const metadata = readScrapeMetadata(doc, html, baseUrl);
   // Hidden blocks go before the walk and the outline, so hidden text gets neither a marker nor a heading.
   const hiddenBlocksDropped = removeHidden(doc, { sheet });
-  const outline = readOutline(doc);
+  // Then the caller's selectors (src/extract/select.ts): excluded parts go before `selector` is matched, so an
+  // excluded element is never selected; with `selector` the text and the outline are the matched elements only.
+  const selection = applySelectors(doc, options);
+  const outline = readOutline(selection ? selection.roots : doc);
   const scraper = new Scraper(baseUrl, pageUrl);
-  scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);
+  if (selection) for (const root of selection.roots) scraper.select(root);
+  else scraper.walk(findElement(doc, (el) => el.name === 'body') ?? doc);
   scraper.finish();
   // Clean at the source (src/clean-text.ts), so the words web_scraper chunks and counts are the words it returns.
   const text = scraper.blocks.join('\n\n');
-  return cleanStrings({ text, references: scraper.references, outline, metadata, hiddenBlocksDropped });
+  const selected = !selection ? {} : { selectorMatched: selection.matched, pageTextLength: selection.pageTextLength };
+  return cleanStrings({ text, references: scraper.references, outline, metadata, hiddenBlocksDropped, ...selected });
 }

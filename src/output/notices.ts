@@ -114,3 +114,18 @@ export function crawlContinueLine(id: string): string {
 export function cliCrawlContinueLine(id: string): string {
   return `To continue: web-reader crawl --continue ${id}`;
 }
+
+// --- ours: selectors and sections (issue 14) ----------------------------------------------------------------------
+
+/** In place of content: the call's `selector` matched no element of the page. */
+export function selectorMatchedNothing(url: string): string {
+  return (
+    `selector matched nothing on ${url}: no element of the page (after exclude_selectors) is one it names, so ` +
+    'there is no content. Call again with another selector, or without one to read the main content.'
+  );
+}
+
+/** read_url's header line for a `section` found: its number in web_scraper's outline and its heading. */
+export function sectionLine(number: number, text: string): string {
+  return `Section: #${number} ${text}`;
+}

@@ -7,6 +7,7 @@ import {
   EXTRACTION_FAILED_NOTICE,
   OUTCOME_HELP,
   OUTCOME_HELP_FALLBACK,
+  selectorMatchedNothing,
   withRenderNote,
 } from './notices.js';
 import type { Outcome } from '../outcome.js';
@@ -55,6 +56,8 @@ export function structuredPage(
     fetched_at: page.fetchedAt.toISOString(),
     ...(page.pageCount !== undefined && { page_count: page.pageCount }),
     ...(page.markdownTwinUrl !== undefined && { markdown_twin: page.markdownTwinUrl }),
+    ...(page.selectorMatched !== undefined && { selector_matched: page.selectorMatched }),
+    ...(page.section?.found && { section: { number: page.section.number, text: page.section.text } }),
   };
 }
 
@@ -66,6 +69,9 @@ export async function renderPageText(
 ): Promise<RenderedPage> {
   if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
     return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
+  }
+  if (!options.raw && page.selectorMatched === 0) {
+    return { text: selectorMatchedNothing(page.url), truncated: false, nextIndex: undefined, totalLength: 0 };
   }
   const body = options.raw ? page.raw || page.content : page.content;
   checkStartIndex(options.startIndex, body.length);

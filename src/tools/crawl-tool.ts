@@ -17,11 +17,12 @@ import { InvalidArgumentError } from '../errors.js';
 import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
-import { crawlContinueLine } from '../output/notices.js';
+import { crawlContinueLine, selectorMatchedNothing } from '../output/notices.js';
 import { boundedString, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
-import type { RenderOptions } from '../engine/render-step.js';
 import { requestOptions, requestShape } from './request-arguments.js';
+import { selectOptions, selectShape } from './select-arguments.js';
+import type { ReadOptions } from '../engine/page-content.js';
 import { loadDocument } from './load-document.js';
 import { statusLine } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
@@ -79,6 +80,8 @@ const inputShape = {
     ),
   ...renderShape,
   ...requestShape,
+  // Like render and wait_for, these apply to the call that gives them: a continuation gives them again.
+  ...selectShape,
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -138,9 +141,9 @@ const outputShape = {
 export type CrawlToolResult = z.infer<z.ZodObject<typeof outputShape>>;
 
 /** The crawler's I/O, bound to the engine: the same fetch, extraction, link extraction, cache and queue as every tool. */
-export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}, startUrl?: string): CrawlIO {
+export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUrl?: string): CrawlIO {
   // `headers` go to the start URL's origin only: a crawl's other hosts (allowed_domains) never see them.
-  const { headers, ...reading } = rendering;
+  const { headers, ...reading } = options;
   const origin = startUrl === undefined ? undefined : new URL(startUrl).origin;
   return {
     // Each page by the same render rule as fetch (src/engine/render-step.ts): a script-built page is read, and its
@@ -151,7 +154,8 @@ export function engineCrawlIO(engine: Engine, rendering: RenderOptions = {}, sta
       return {
         finalUrl: page.finalUrl,
         title: page.title,
-        content: page.content,
+        // A selector that matched nothing on this page says so in its place; the crawl still follows its links.
+        content: page.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl) : page.content,
         rendered: page.rendered,
         ...(page.kind === 'html' && page.raw !== '' ? { html: page.raw } : {}),
         ...(page.links ? { links: page.links } : {}),
@@ -232,7 +236,7 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
   };
   // render, wait_for, max_age and headers apply to this call, like max_seconds; a continuation is given them anew
   // (a resume state never keeps a caller's credentials).
-  const reading = { ...renderOptions(args), ...requestOptions(args) };
+  const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
   const ioFor = (startUrl: string) => options.io ?? engineCrawlIO(engine, reading, startUrl);
   let result: CrawlResult;
   const notes: string[] = [];

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
+import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -14,6 +15,8 @@ const inputShape = {
   start_index: startIndexArgument,
   ...renderShape,
   ...requestShape,
+  ...selectShape,
+  section: sectionArgument,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -27,7 +30,8 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
-    const page = await engine.readPage(args.url, { signal, explain, ...renderOptions(args), ...requestOptions(args) });
+    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
+    const page = await engine.readPage(args.url, { signal, explain, ...reading });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,

@@ -5,11 +5,12 @@ import type { PageContent } from '../engine/page-content.js';
 import { isWebUrl, uniqueLinks } from '../extract/links.js';
 import { markdownLink } from '../output/link-list.js';
 import { checkStartIndex, sliceContent, truncationNotice } from '../output/truncate.js';
-import { EXTRACTION_FAILED_NOTICE } from '../output/notices.js';
+import { EXTRACTION_FAILED_NOTICE, sectionLine, selectorMatchedNothing } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
+import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { statusLine, structuredPage } from '../output/page-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
@@ -24,6 +25,8 @@ const inputShape = {
   start_index: startIndexArgument,
   ...renderShape,
   ...requestShape,
+  ...selectShape,
+  section: sectionArgument,
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
@@ -53,7 +56,8 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
   async run(args, context) {
     const { engine, signal } = context;
-    const page = await engine.readPage(args.url, { signal, ...renderOptions(args), ...requestOptions(args) });
+    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
+    const page = await engine.readPage(args.url, { signal, ...reading });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
     if (page.outcome === 'empty' || page.outcome === 'needs_js') {
       const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
@@ -74,9 +78,11 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
       `Title: ${page.title ?? '(none)'}`,
       `URL: ${page.finalUrl}`,
       `Words: ${words} | Tokens: ${tokens} | Status: ${readUrlStatus(page, truncated)}`,
+      ...(page.section?.found ? [sectionLine(page.section.number, page.section.text)] : []),
     ].join('\n');
     const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
-    const parts = [header, '---', failed, slice.text, truncationNotice(slice, 'read_url')];
+    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url) : '';
+    const parts = [header, '---', failed, unmatched, slice.text, truncationNotice(slice, 'read_url')];
     const rendered = { text: '', truncated, nextIndex: slice.nextIndex, totalLength: slice.totalLength };
     return {
       text: parts.filter((part) => part !== '').join('\n\n'),

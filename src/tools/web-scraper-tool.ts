@@ -15,12 +15,14 @@ import { detectEmptyOutcome, looksScriptBuilt, OUTCOMES, outcomeOfRendered, type
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../output/scraper-json.js';
-import { renderSkippedSentence, scraperSentences } from '../output/notices.js';
+import { renderSkippedSentence, scraperSentences, selectorMatchedNothing } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
+import { selectOptions, selectShape } from './select-arguments.js';
+import type { SelectOptions } from '../extract/select.js';
 import { failureOutput } from './failure.js';
 import { loadDocument, renderDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
@@ -35,6 +37,7 @@ const inputShape = {
     .describe('Request timeout in seconds (default: FETCH_TIMEOUT, 10 s)'),
   ...renderShape,
   ...requestShape,
+  ...selectShape,
 };
 
 const referenceShape = z.object({
@@ -89,6 +92,7 @@ const outputShape = {
     .optional(),
   raw_html: z.string().optional(),
   notice: z.string().optional().describe('Why the result is partial or not HTML, when it is'),
+  selector_matched: z.number().int().optional().describe('With selector: how many elements it matched'),
 };
 
 export type WebScraperResult = z.infer<z.ZodObject<typeof outputShape>>;
@@ -146,11 +150,13 @@ async function scrapeDocument(
   document: LoadedDocument,
   url: string,
   options: LoadOptions,
+  select: SelectOptions = {},
 ): Promise<{ scraped: ScrapedHtml; notice?: string; outcome?: Outcome }> {
   if (document.kind === 'html') {
-    const scraped = await engine.scrapeHtml(document.text, document.page.finalUrl);
-    // As fetch says it: a script shell or an empty page is an outcome, not an empty "success".
-    const outcome = detectEmptyOutcome(document.text, scraped.text.length);
+    const scraped = await engine.scrapeHtml(document.text, document.page.finalUrl, select);
+    // As fetch says it: a script shell or an empty page is an outcome, not an empty "success". With a selector, the
+    // whole page decides that, not what the selector matched.
+    const outcome = detectEmptyOutcome(document.text, scraped.pageTextLength ?? scraped.text.length);
     return { scraped, outcome: outcome && outcomeOfRendered(outcome, document.rendered ?? false) };
   }
   // Seed milestone 4 "graceful handling of non-HTML content": say so, and still give the readable form (JSON
@@ -223,19 +229,21 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }
-    let read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
+    const { selector, excludeSelectors } = selectOptions(args);
+    const select = { selector, excludeSelectors };
+    let read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs }, select);
     let renderNotice: string | undefined;
     if (document.kind === 'html') {
       const staticRead = {
         outcome: read.outcome ?? 'ok',
-        scriptBuilt: looksScriptBuilt(document.text, read.scraped.text.length),
+        scriptBuilt: looksScriptBuilt(document.text, read.scraped.pageTextLength ?? read.scraped.text.length),
       };
       try {
         const options = { signal, timeoutMs, ...renderOptions(args), ...requestOptions(args) };
         const attempt = await renderDocument(engine, document, staticRead, options);
         if (attempt.document !== document) {
           document = attempt.document;
-          read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs });
+          read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs }, select);
         }
         renderNotice = attempt.skipped && renderSkippedSentence(attempt.skipped);
       } catch (error) {
@@ -244,7 +252,8 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     }
     const { page, fromCache } = document;
     const { scraped, outcome } = read;
-    const notice = [read.notice, renderNotice].filter(Boolean).join(' ') || undefined;
+    const unmatched = scraped.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl) : undefined;
+    const notice = [read.notice, renderNotice, unmatched].filter(Boolean).join(' ') || undefined;
     const ids = scraped.references.map((reference) => reference.id);
     const full: WebScraperResult = {
       url: args.url,
@@ -276,6 +285,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       // JSON.stringify would write its controls as `\u001b` escapes that no later cleaning can see.
       ...(args.include_html && document.kind === 'html' ? { raw_html: cleanText(document.text) } : {}),
       ...(notice ? { notice } : {}),
+      ...(scraped.selectorMatched !== undefined && { selector_matched: scraped.selectorMatched }),
     };
     const result = await fitTokenCap(
       full,

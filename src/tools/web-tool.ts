@@ -7,6 +7,7 @@ import { checkStartIndex } from '../output/truncate.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
+import { selectOptions, selectShape } from './select-arguments.js';
 import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
@@ -33,6 +34,7 @@ const inputShape = {
   start_index: startIndexArgument,
   ...renderShape,
   ...requestShape,
+  ...selectShape,
 };
 
 type WebArguments = z.infer<z.ZodObject<typeof inputShape>>;
@@ -92,11 +94,9 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read the web' },
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
-    const page = await context.engine.readPage(args.url, {
-      signal: context.signal,
-      ...renderOptions(args),
-      ...requestOptions(args),
-    });
+    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
+    const options = { signal: context.signal, ...reading };
+    const page = await context.engine.readPage(args.url, options);
     const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',
       maxLength: args.max_length,

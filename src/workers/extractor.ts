@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/links.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
+import type { SelectOptions } from '../extract/select.js';
 import { createWorkerPool } from './pool.js';
 import type {
   ArticleContent,
@@ -21,8 +22,8 @@ export interface Extractor {
   extract(html: string, baseUrl: string, options?: { withLinks?: boolean }): Promise<Article>;
   /** Every visible `<a href>`, resolved, in document order (links, web links mode, extract_links, crawl). */
   links(html: string, baseUrl: string): Promise<ExtractedLinks>;
-  /** web_scraper's text with `[n]` markers, references, outline and metadata. */
-  scrape(html: string, baseUrl: string): Promise<ScrapedHtml>;
+  /** web_scraper's text with `[n]` markers, references, outline and metadata; `select`: the caller's selectors. */
+  scrape(html: string, baseUrl: string, select?: SelectOptions): Promise<ScrapedHtml>;
   /**
    * A PDF's text as Markdown page by page, clean; a PDF is many pages of work, so it gets PDF_TIMEOUT_FACTOR times
    * the page limit.
@@ -66,7 +67,8 @@ export function createExtractor(config: Config, size = Math.max(1, Math.min(4, a
     extract: (html, baseUrl, options) =>
       pool.run<Article>('article', { html, baseUrl, withLinks: options?.withLinks }, config.extractTimeoutMs),
     links: (html, baseUrl) => pool.run<ExtractedLinks>('links', { html, baseUrl }, config.extractTimeoutMs),
-    scrape: (html, baseUrl) => pool.run<ScrapedHtml>('scrape', { html, baseUrl }, config.extractTimeoutMs),
+    scrape: (html, baseUrl, select) =>
+      pool.run<ScrapedHtml>('scrape', { html, baseUrl, select }, config.extractTimeoutMs),
     readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
     readText: (input) => pool.run<TextBody>('readText', input, linearLimitMs),
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),

@@ -2,7 +2,7 @@
 // pool runs it and the event loop only moves bytes and strings. On a 9 MB body, decoding, parsing a feed,
 // pretty-printing JSON and output hygiene (src/clean-text.ts) held the main thread for 200–700 ms, and /healthz and
 // every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
-import { cleanText } from '../clean-text.js';
+import { cleanStrings, cleanText } from '../clean-text.js';
 import { detectEmptyOutcome, looksScriptBuilt } from '../outcome.js';
 import { feedEntries, parseFeed, renderFeed } from '../formats/feed.js';
 import { htmlTitle } from '../formats/html-title.js';
@@ -10,7 +10,8 @@ import { readPdfText, renderPdf, type RenderedPdf } from '../formats/pdf.js';
 import { findMarkdownTwin, markdownTwinNotice } from '../formats/markdown-twin.js';
 import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
-import { extractArticle } from '../extract/extract-article.js';
+import { extractArticle, type SectionFound } from '../extract/extract-article.js';
+import type { SelectOptions } from '../extract/select.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
@@ -110,6 +111,10 @@ export interface ArticleInput {
   readonly withLinks?: boolean;
   /** Also return extraction's trace (`--explain`, src/extract/trace.ts). */
   readonly explain?: boolean;
+  /** `selector` and `exclude_selectors`: they replace main-content detection, or cut parts out before it. */
+  readonly select?: SelectOptions;
+  /** Only this section: a heading's text or `#n` (src/extract/section.ts). */
+  readonly section?: string;
 }
 
 export interface ArticleContent {
@@ -125,20 +130,38 @@ export interface ArticleContent {
   readonly links?: LinkTargets;
   /** With `explain`: each block extraction removed and why, the chosen block and its runners-up. */
   readonly explain?: ExplainEntry[];
+  /** With `selector`: how many elements it matched (0: no content, and the tools say why). */
+  readonly selectorMatched?: number;
+  /** With `section`: the heading found, or the page's headings when none is that one. */
+  readonly section?: SectionFound;
 }
 
 /** Main-content extraction and what follows from it: the outcome, the title heading, output hygiene. */
 export function readArticle(input: ArticleInput): ArticleContent {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const article = extractArticle(html, { baseUrl: input.baseUrl, withLinks: input.withLinks, explain: input.explain });
+  const article = extractArticle(html, {
+    baseUrl: input.baseUrl,
+    withLinks: input.withLinks,
+    explain: input.explain,
+    ...(input.select && { select: input.select }),
+    ...(input.section !== undefined && { section: input.section }),
+  });
   const title = article.title === undefined ? {} : { title: cleanText(article.title) };
   const explain = article.explain ? { explain: article.explain } : {};
-  const emptyOutcome = detectEmptyOutcome(html, article.textLength);
-  const scriptBuilt = looksScriptBuilt(html, article.textLength);
+  // With a selector or a section, the page as a whole decides whether it is empty or a script shell: a selection
+  // that is short, or matched nothing, says nothing about the page.
+  const readable = article.pageTextLength ?? article.textLength;
+  const emptyOutcome = detectEmptyOutcome(html, readable);
+  const scriptBuilt = looksScriptBuilt(html, readable);
   const hiddenBlocksDropped = article.hiddenBlocksDropped;
   if (emptyOutcome) return { ...title, emptyOutcome, scriptBuilt, hiddenBlocksDropped, ...explain };
+  const selected = {
+    ...(article.selectorMatched !== undefined && { selectorMatched: article.selectorMatched }),
+    ...(article.section && { section: cleanStrings(article.section) }),
+  };
   return {
     ...title,
+    ...selected,
     scriptBuilt,
     ...(article.markdown.trim() === ''
       ? {}

@@ -2,6 +2,7 @@
 import { extractArticle } from '../extract/extract-article.js';
 import { extractLinks } from '../extract/links.js';
 import { scrapeHtml } from '../extract/scrape.js';
+import type { SelectOptions } from '../extract/select.js';
 import { decodeBody } from '../fetch/decode.js';
 import { feedLinks, readArticle, readHtmlBody, readPdfBody, readTextBody, readTwinBody } from './read-body.js';
 
@@ -18,7 +19,8 @@ export const TASKS: Record<string, (input: never) => unknown> = {
     decodeBody(input.bytes, input.contentType).text,
   feedLinks,
   links: (input: { html: string; baseUrl: string }) => extractLinks(input.html, input.baseUrl),
-  scrape: (input: { html: string; baseUrl: string }) => scrapeHtml(input.html, input.baseUrl),
+  scrape: (input: { html: string; baseUrl: string; select?: SelectOptions }) =>
+    scrapeHtml(input.html, input.baseUrl, input.select),
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
   readPdf: readPdfBody,
   // A task for tests of the pool itself: never returns, so only the time limit can end it.

@@ -1,0 +1,59 @@
+// The arguments that choose parts of a page (issue 14 items 3 and 4): `selector` and `exclude_selectors` on the tools
+// that read a page's content (fetch, read_url, web, web_scraper, crawl), `section` on fetch and read_url. The
+// schemas compile each selector with the same engine that runs it (src/extract/select.ts), so a bad one is refused
+// before anything is fetched.
+import { z } from 'zod';
+import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH, selectorProblem } from '../extract/select.js';
+import { boundedString } from './arguments.js';
+
+export const selectorArgument = z
+  .string({ error: 'selector must be a CSS selector (a string)' })
+  .superRefine((value, context) => {
+    const problem = selectorProblem('selector', value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
+  .optional()
+  .describe(
+    'CSS selector: read only the elements it matches, in page order, instead of detecting the main content ' +
+      `(e.g. "article", "#sidebar .toc"; at most ${MAX_SELECTOR_LENGTH} characters). The title is still the page's.`,
+  );
+
+export const excludeSelectorsArgument = z
+  .array(z.string({ error: 'exclude_selectors must be a list of CSS selectors (strings)' }), {
+    error: 'exclude_selectors must be a list of CSS selectors (strings)',
+  })
+  .max(MAX_EXCLUDE_SELECTORS, { error: `exclude_selectors takes at most ${MAX_EXCLUDE_SELECTORS} selectors` })
+  .superRefine((values, context) => {
+    for (const value of values) {
+      const problem = selectorProblem('exclude_selectors', value);
+      if (problem) context.addIssue({ code: 'custom', message: problem });
+    }
+  })
+  .optional()
+  .describe(
+    `CSS selectors of elements to remove before reading (e.g. [".comments", "aside"]; at most ${MAX_EXCLUDE_SELECTORS})`,
+  );
+
+/** `selector` and `exclude_selectors`, spread into the input schema of each tool that reads a page's content. */
+export const selectShape = { selector: selectorArgument, exclude_selectors: excludeSelectorsArgument };
+
+export const sectionArgument = boundedString('section', "a heading's text or #n", 500)
+  .optional()
+  .describe(
+    "Only one section: a heading's text (case-insensitive) or #n, the n-th heading of web_scraper's outline " +
+      '(from 1). Returns that heading and what follows it up to the next heading of the same or a higher level; ' +
+      'not found, the error lists the headings. max_length and start_index apply to the section.',
+  );
+
+/** The selector arguments as the engine's read options. */
+export function selectOptions(args: { selector?: string; exclude_selectors?: string[]; section?: string }): {
+  selector?: string;
+  excludeSelectors?: string[];
+  section?: string;
+} {
+  return {
+    ...(args.selector !== undefined && { selector: args.selector }),
+    ...(args.exclude_selectors?.length && { excludeSelectors: args.exclude_selectors }),
+    ...(args.section !== undefined && { section: args.section }),
+  };
+}
