@@ -49,6 +49,7 @@ export function structuredPage(
     fetched_at: page.fetchedAt.toISOString(),
     ...(page.pageCount !== undefined && { page_count: page.pageCount }),
     ...(page.markdownTwinUrl !== undefined && { markdown_twin: page.markdownTwinUrl }),
+    ...(page.markdownSource !== undefined && { markdown_source: page.markdownSource }),
   };
 }
 
