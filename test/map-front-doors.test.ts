@@ -1,6 +1,7 @@
-// The map tool through its other front doors: the JSON API (POST /tools/map, in-process HTTP server) and the CLI
-// (`web-reader map`, the built binary), against the same loopback documentation site as the MCP tests.
+// The map tool through its other front doors: the JSON API (POST /tools/map, in-process HTTP server), the CLI
+// (`web-reader map`, the built binary) and the library (`call('map')`), against the same loopback documentation site as the MCP tests.
 import { describe, expect, it } from 'vitest';
+import { createWebReader } from '../src/index.js';
 import { callApi, useTestHttpServer, type ApiResult } from './http/http-harness.js';
 import { addMapSite } from './map-site-routes.js';
 import { runCli } from './run-cli.js';
@@ -69,5 +70,21 @@ describe('web-reader map', () => {
     const run = await runCli(['map'], cliEnv());
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('map takes exactly one URL.');
+  });
+});
+
+describe('map from the library', () => {
+  it("reader.call('map') gives the same structured result", async () => {
+    const reader = createWebReader({ env: { ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0' } });
+    try {
+      const output = await reader.call('map', { url: server.url('/map-start'), search: 'launch' });
+      expect(output.structured).toMatchObject({
+        status: 'ok',
+        total: 1,
+        urls: [{ url: server.url('/blog/launch'), title: 'We launched & more', source: 'sitemap' }],
+      });
+    } finally {
+      await reader.close();
+    }
   });
 });
