@@ -97,7 +97,8 @@ describe('web-reader read at the network edge', () => {
     const run = await read(server.url('/html'), { HTTP_PROXY: proxyUrl });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Fixture article');
-    expect(proxyTargets).toEqual([server.url('/html')]);
+    // The page, then its origin's /llms.txt (issue 14 item 6: a Markdown twin it may name), through the same proxy.
+    expect(proxyTargets).toEqual([server.url('/html'), server.url('/llms.txt')]);
   });
 
   it('a declared text/html page with a NUL byte is read as HTML, not as binary', async () => {

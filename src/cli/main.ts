@@ -47,6 +47,10 @@ Usage:
   web-reader links <url>           the page's same-site links, most frequent first
       --max-links N                at most N links (default 100)
       --no-titles                  URLs only, without anchor text
+  web-reader map <url>             the site's URLs (sitemaps, /llms.txt, the page's links), not their content
+      --max-urls N                 at most N URLs (default 500)
+      --search TEXT                only URLs (or titles) containing TEXT, case-insensitive
+      --json                       a machine-readable result
   web-reader scrape <url>          structured JSON: text with [n] link markers, references, metadata, outline
       --include-html               add the raw HTML
       --include-chunks             add word chunks (--chunk-size N words, 100–10000, default 1000)
@@ -66,7 +70,7 @@ Usage:
   web-reader --help | --version
 
 Options for every command:
-  --tools LIST                 tools and presets: default (fetch, links, crawl), url-reader, all, or names
+  --tools LIST                 tools and presets: default (fetch, links, crawl), url-reader, explore, all, or names
   --user-agent UA              User-Agent header (USER_AGENT)
   --timeout MS                 request deadline in ms, from when it leaves the queue (FETCH_TIMEOUT)
   --max-response-size BYTES    decoded body limit (MAX_RESPONSE_SIZE)
@@ -104,6 +108,8 @@ const OPTIONS = {
   'start-index': { type: 'string' },
   'max-links': { type: 'string' },
   'no-titles': { type: 'boolean' },
+  'max-urls': { type: 'string' },
+  search: { type: 'string' },
   'include-html': { type: 'boolean' },
   'include-chunks': { type: 'boolean' },
   'chunk-size': { type: 'string' },
@@ -285,6 +291,16 @@ export async function main(argv: string[]): Promise<number> {
         ...(values.section !== undefined && { section: values.section }),
       };
       return runOnce(config, findTool('fetch')!, args, values.json ?? false, values.explain ?? false);
+    }
+    case 'map': {
+      const [url, ...extra] = rest;
+      if (!url || extra.length > 0) throw new InvalidArgumentError('url', 'map takes exactly one URL.');
+      const args = {
+        url,
+        max_urls: integerFlag(values, 'max-urls') ?? 500,
+        ...(values.search !== undefined && { search: values.search }),
+      };
+      return runOnce(config, findTool('map')!, args, values.json ?? false);
     }
     case 'links':
     case 'scrape': {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseSitemap } from './sitemap.js';
+import { gzipSync } from 'node:zlib';
+import { gunzipSitemap, isGzip, parseSitemap } from './sitemap.js';
 
 describe('parseSitemap', () => {
   it('lists the page URLs of a urlset, entities decoded', () => {
@@ -34,5 +35,33 @@ describe('parseSitemap', () => {
 
   it('gives nothing for a page that is not a sitemap', () => {
     expect(parseSitemap('<html><body><loc>https://e.com/x</loc></body></html>')).toEqual({ urls: [], sitemaps: [] });
+  });
+});
+
+describe('parseSitemap: entries', () => {
+  it("takes each <url>'s page loc (not its image:loc) and a news:title", () => {
+    const xml = `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+<url><loc>https://e.com/a</loc><image:image><image:loc>https://e.com/a.png</image:loc></image:image></url>
+<url><loc>https://e.com/b</loc><news:news><news:title>B &amp; C</news:title></news:news></url>
+</urlset>`;
+    const parsed = parseSitemap(xml);
+    expect(parsed.urls).toEqual(['https://e.com/a', 'https://e.com/b']);
+    expect(parsed.titles).toEqual(new Map([['https://e.com/b', 'B & C']]));
+  });
+
+  it('reads at most maxUrls entries', () => {
+    const xml = `<urlset>${'<url><loc>https://e.com/x</loc></url>'.repeat(10)}</urlset>`;
+    expect(parseSitemap(xml, 3).urls).toHaveLength(3);
+  });
+});
+
+describe('gunzipSitemap', () => {
+  it('unpacks gzip bytes, and refuses to unpack past the byte limit', async () => {
+    const xml = `<urlset><url><loc>https://e.com/z</loc></url></urlset>`;
+    const bytes = new Uint8Array(gzipSync(xml));
+    expect(isGzip(bytes)).toBe(true);
+    expect(isGzip(new TextEncoder().encode(xml))).toBe(false);
+    expect(parseSitemap(await gunzipSitemap(bytes, 1000)).urls).toEqual(['https://e.com/z']);
+    await expect(gunzipSitemap(new Uint8Array(gzipSync('x'.repeat(100_000))), 1000)).rejects.toThrow();
   });
 });

@@ -23,6 +23,8 @@ import {
   type StaticRead,
 } from './render-step.js';
 import { createExtractor, type Extractor } from '../workers/extractor.js';
+import type { LlmsTxt } from '../formats/llms-txt.js';
+import { createLlmsTxtIndex } from './llms-txt-index.js';
 
 export interface EngineIO {
   readonly fetchPage?: FetchPage;
@@ -57,6 +59,8 @@ export interface Engine {
   decodeText(page: FetchedPage): Promise<string>;
   /** A feed's entry links (off the main thread). */
   extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
+  /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
+  readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
   close(): Promise<void>;
 }
 
@@ -66,7 +70,13 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
   const loadPage = createPageLoader(config, { ...io, cache, decodeText });
   const renderer = cachedRenderer(io.renderer ?? browserPageRenderer(config), cache);
-  const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs });
+  const llmsTxt = createLlmsTxtIndex({
+    loadPage,
+    decodeText,
+    ttlMs: config.cacheTtlSeconds * 1000,
+    fetchTimeoutMs: config.fetchTimeoutMs,
+  });
+  const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs, llmsTxt });
   return {
     config,
     loadPage,
@@ -78,6 +88,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     scrapeHtml: (html, baseUrl, select) => extractor.scrape(html, baseUrl, select),
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
+    readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
     close: async () => {
       await Promise.all([extractor.close(), renderer.close()]);
     },

@@ -4,6 +4,7 @@ import type { SectionFound } from '../extract/extract-article.js';
 import type { LinkTargets } from '../extract/links.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
+import type { MarkdownSource } from '../formats/markdown-twin.js';
 import type { RenderOptions, RenderSkipped } from './render-step.js';
 
 export interface ReadOptions extends RenderOptions {
@@ -55,6 +56,8 @@ export interface KindFields {
   readonly pageCount?: number;
   /** HTML whose declared text/markdown alternate was fetched and used instead of extraction. */
   readonly markdownTwinUrl?: string;
+  /** Who named the twin: the page's `<link rel="alternate">` or the site's /llms.txt. */
+  readonly markdownSource?: MarkdownSource;
   /** For an outcome other than ok: why, in words the agent reads (an encrypted or image-only PDF). */
   readonly statusDetail?: string;
   /** HTML: little text and heavy scripts (src/outcome.ts looksScriptBuilt), worth rendering under `auto`. */

@@ -3,11 +3,13 @@
 import { ExtractionError } from '../errors.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import type { FetchedPage } from '../fetch/types.js';
+import type { MarkdownSource } from '../formats/markdown-twin.js';
 import { sniffContent } from '../formats/sniff.js';
 import type { Extractor } from '../workers/extractor.js';
 import type { ArticleContent } from '../workers/read-body.js';
 import type { LoadOptions, LoadPage } from './load-page.js';
 import type { KindFields, ReadOptions } from './page-content.js';
+import type { LlmsTxtIndex } from './llms-txt-index.js';
 
 /** An explanation that is one note, for a read that ran no extraction; nothing when none was asked for. */
 function explainNote(options: ReadOptions, reason: string): { explain?: ExplainEntry[] } {
@@ -19,6 +21,7 @@ export async function readHtmlPage(
   options: ReadOptions,
   extractor: Extractor,
   loadPage: LoadPage,
+  llmsTxt?: LlmsTxtIndex,
 ): Promise<KindFields> {
   const contentType = page.headers['content-type'];
   const html = await extractor.readHtml({ bytes: page.body, contentType, finalUrl: page.finalUrl });
@@ -26,10 +29,14 @@ export async function readHtmlPage(
   // Selectors and sections name parts of this HTML: the page's Markdown twin is another document, not read then.
   const isPartOf =
     options.selector !== undefined || !!options.excludeSelectors?.length || options.section !== undefined;
-  const twin =
+  const declared =
     html.twinUrl === undefined || isPartOf
       ? undefined
       : await readMarkdownTwin(html.twinUrl, options, extractor, loadPage);
+  // The page's own declaration first; the site's /llms.txt only when the page names no twin it could read.
+  const twin =
+    declared ??
+    (llmsTxt && !isPartOf ? await readLlmsTxtTwin(page.finalUrl, options, extractor, loadPage, llmsTxt) : undefined);
   if (twin) {
     return {
       title: html.title,
@@ -37,7 +44,13 @@ export async function readHtmlPage(
       content: twin.content,
       outcome: 'ok',
       markdownTwinUrl: twin.url,
-      ...explainNote(options, 'the page declares a Markdown version, which was read instead: no extraction ran'),
+      markdownSource: twin.source,
+      ...explainNote(
+        options,
+        twin.source === 'llms.txt'
+          ? "the site's /llms.txt lists a Markdown version of the page, which was read instead: no extraction ran"
+          : 'the page declares a Markdown version, which was read instead: no extraction ran',
+      ),
     };
   }
   let article: ArticleContent | undefined;
@@ -99,16 +112,35 @@ async function readMarkdownTwin(
   options: LoadOptions,
   extractor: Extractor,
   loadPage: LoadPage,
-): Promise<{ url: string; content: string } | undefined> {
+  source: MarkdownSource = 'link-alternate',
+): Promise<{ url: string; content: string; source: MarkdownSource } | undefined> {
   try {
     const { page } = await loadPage(url, options);
     const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
     if (kind !== 'markdown' && kind !== 'text') return undefined;
-    const input = { bytes: page.body, contentType: page.headers['content-type'], twinUrl: page.finalUrl };
+    // llms.txt names only twins on the page's own origin (formats/llms-txt.ts); a redirect must not leave it either.
+    if (source === 'llms.txt' && new URL(page.finalUrl).origin !== new URL(url).origin) return undefined;
+    const input = { bytes: page.body, contentType: page.headers['content-type'], twinUrl: page.finalUrl, source };
     const content = await extractor.readTwin(input);
-    return content === undefined ? undefined : { url: page.finalUrl, content };
+    return content === undefined ? undefined : { url: page.finalUrl, content, source };
   } catch (error) {
     if (options.signal?.aborted) throw error;
     return undefined; // the twin is a bonus: the HTML page itself is still there to read
   }
+}
+
+// The twin the site's /llms.txt names for the page (llms-txt-index.ts), read as a declared one is. One that cannot
+// be read is remembered, so that a wrong listing or guess costs one request per CACHE_TTL, not one per read.
+async function readLlmsTxtTwin(
+  pageUrl: string,
+  options: LoadOptions,
+  extractor: Extractor,
+  loadPage: LoadPage,
+  llmsTxt: LlmsTxtIndex,
+): Promise<{ url: string; content: string; source: MarkdownSource } | undefined> {
+  const listed = llmsTxt.knownTwinFor(pageUrl);
+  if (!listed) return undefined;
+  const twin = await readMarkdownTwin(listed.url, options, extractor, loadPage, 'llms.txt');
+  if (!twin) llmsTxt.markMissing(listed.url);
+  return twin;
 }

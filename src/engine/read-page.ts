@@ -17,6 +17,7 @@ import type { LoadedPage, LoadPage } from './load-page.js';
 import { pageContent, type KindFields, type PageContent, type ReadOptions } from './page-content.js';
 import { readBinaryPage } from './read-binary.js';
 import { readHtmlPage } from './read-html.js';
+import type { LlmsTxtIndex } from './llms-txt-index.js';
 import { readPdfPage } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
 import { attemptRender, type PageRenderer } from './render-step.js';
@@ -40,6 +41,8 @@ export interface ReaderIO {
   readonly renderer: PageRenderer;
   /** RENDER_JS: the policy of a call that names none. */
   readonly renderPolicy: RenderPolicy;
+  /** Each origin's /llms.txt, for the Markdown twins it names (llms-txt-index.ts). */
+  readonly llmsTxt?: LlmsTxtIndex;
 }
 
 export function createPageReader(io: ReaderIO): (url: string, options?: ReadOptions) => Promise<PageContent> {
@@ -49,7 +52,7 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
     const { page } = loaded;
     switch (kind) {
       case 'html':
-        return readHtmlPage(page, options, extractor, loadPage);
+        return readHtmlPage(page, options, extractor, loadPage, io.llmsTxt);
       case 'pdf':
         return readPdfPage(page, extractor);
       case 'binary':

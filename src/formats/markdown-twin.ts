@@ -51,7 +51,13 @@ export function findMarkdownTwin(html: string, pageUrl: string): string | undefi
   return undefined;
 }
 
-/** The line that tells the reader the text came from the twin, not from extraction. */
-export function markdownTwinNotice(twinUrl: string): string {
+/** Where a page's Markdown twin was found: its own `<link rel="alternate">`, or the site's /llms.txt (llms-txt.ts). */
+export type MarkdownSource = 'link-alternate' | 'llms.txt';
+
+/** The line that tells the reader the text came from the twin, not from extraction, and who named the twin. */
+export function markdownTwinNotice(twinUrl: string, source: MarkdownSource = 'link-alternate'): string {
+  if (source === 'llms.txt') {
+    return `(Markdown version of this page, from ${twinUrl}, which the site's /llms.txt lists for it.)`;
+  }
   return `(Markdown version of this page, from ${twinUrl}, which the page declares as its text/markdown alternate.)`;
 }

@@ -58,6 +58,7 @@ export function structuredPage(
     ...(page.markdownTwinUrl !== undefined && { markdown_twin: page.markdownTwinUrl }),
     ...(page.selectorMatched !== undefined && { selector_matched: page.selectorMatched }),
     ...(page.section?.found && { section: { number: page.section.number, text: page.section.text } }),
+    ...(page.markdownSource !== undefined && { markdown_source: page.markdownSource }),
   };
 }
 

@@ -48,3 +48,12 @@ export const boundedString = (name: string, what: string, max: number) =>
     .string({ error: `${name} must be ${what}` })
     .min(1, { error: `${name} must not be empty` })
     .max(max, { error: `${name} is too long for ${what} (at most ${max} characters)` });
+
+/** A list of non-empty strings (crawl's and map's allowed_domains, patterns). */
+export const stringList = (name: string) =>
+  z.array(
+    z.string({ error: `${name} must be a list of strings` }).min(1, { error: `${name} entries must not be empty` }),
+    {
+      error: `${name} must be a list of strings`,
+    },
+  );

@@ -10,20 +10,18 @@ import { crawlSite, type CrawlProgress } from '../crawl/crawl-site.js';
 import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
-import { parseSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { InvalidArgumentError } from '../errors.js';
-import { readRobotsRules } from '../fetch/robots.js';
 import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
 import { crawlContinueLine, selectorMatchedNothing } from '../output/notices.js';
-import { boundedString, integerBetween, urlArgument } from './arguments.js';
+import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
 import type { ReadOptions } from '../engine/page-content.js';
-import { loadDocument } from './load-document.js';
+import { loadRobots, loadSitemap } from './site-files.js';
 import { statusLine } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput, type ToolProgress } from './types.js';
 
@@ -36,14 +34,6 @@ export const STRUCTURED_LIST_LIMIT = 1000;
  */
 export const DEFAULT_MAX_SECONDS = 45;
 export const MAX_MAX_SECONDS = 3600;
-
-const stringList = (name: string) =>
-  z.array(
-    z.string({ error: `${name} must be a list of strings` }).min(1, { error: `${name} entries must not be empty` }),
-    {
-      error: `${name} must be a list of strings`,
-    },
-  );
 
 const inputShape = {
   url: urlArgument('URL to start crawling from (http or https); not needed with continue_from').optional(),
@@ -169,12 +159,9 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUr
       const urls = [...new Set(found.links.map((link) => link.url))];
       return { urls, ...(found.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
     },
-    // RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page.
-    loadRobots: (url, signal) =>
-      readRobotsRules(url, async (robotsUrl) => (await loadDocument(engine, robotsUrl, { signal })).text, signal),
-    async loadSitemap(url, signal) {
-      return parseSitemap((await loadDocument(engine, url, { signal })).text);
-    },
+    // RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page; sitemaps gzipped or not.
+    loadRobots: (url, signal) => loadRobots(engine, url, signal),
+    loadSitemap: (url, signal) => loadSitemap(engine, url, signal),
   };
 }
 

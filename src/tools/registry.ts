@@ -4,6 +4,7 @@ import { crawlTool } from './crawl-tool.js';
 import { extractLinksTool } from './extract-links-tool.js';
 import { fetchTool } from './fetch-tool.js';
 import { linksTool } from './links-tool.js';
+import { mapTool } from './map-tool.js';
 import { readUrlTool } from './read-url-tool.js';
 import type { ToolDefinition } from './types.js';
 import { webScraperTool } from './web-scraper-tool.js';
@@ -21,12 +22,14 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   crawlTool,
   extractLinksTool,
   webScraperTool,
+  mapTool,
 ];
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   default: ['fetch', 'links', 'crawl'],
   'url-reader': ['read_url', 'crawl', 'extract_links'],
-  all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper'],
+  all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper', 'map'],
+  explore: ['fetch', 'links', 'map', 'crawl'],
 };
 
 export function findTool(name: string): AnyTool | undefined {

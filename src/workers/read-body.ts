@@ -7,7 +7,7 @@ import { detectEmptyOutcome, looksScriptBuilt } from '../outcome.js';
 import { feedEntries, parseFeed, renderFeed } from '../formats/feed.js';
 import { htmlTitle } from '../formats/html-title.js';
 import { readPdfText, renderPdf, type RenderedPdf } from '../formats/pdf.js';
-import { findMarkdownTwin, markdownTwinNotice } from '../formats/markdown-twin.js';
+import { findMarkdownTwin, markdownTwinNotice, type MarkdownSource } from '../formats/markdown-twin.js';
 import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
 import { extractArticle, type SectionFound } from '../extract/extract-article.js';
@@ -95,13 +95,15 @@ export interface TwinBodyInput {
   readonly contentType: string | undefined;
   /** Where the twin was read from (after redirects), named in the notice above it. */
   readonly twinUrl: string;
+  /** Who named the twin, for the notice; the page's own link by default. */
+  readonly source?: MarkdownSource;
 }
 
 /** A Markdown twin's body under its notice, clean and disarmed; undefined when the twin is empty. */
 export function readTwinBody(input: TwinBodyInput): string | undefined {
   const markdown = decodeBody(input.bytes, input.contentType).text.trim();
   if (markdown === '') return undefined;
-  return disarmMarkdownLinks(cleanText(`${markdownTwinNotice(input.twinUrl)}\n\n${markdown}`));
+  return disarmMarkdownLinks(cleanText(`${markdownTwinNotice(input.twinUrl, input.source)}\n\n${markdown}`));
 }
 
 export interface ArticleInput {

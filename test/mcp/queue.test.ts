@@ -38,7 +38,7 @@ async function fetchTwoAtOnce(env: Record<string, string>, firstPath: string, se
 }
 
 describe('queue', () => {
-  it('lists all seven tools for --tools all', async () => {
+  it('lists all eight tools for --tools all', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'fetch',
@@ -48,6 +48,7 @@ describe('queue', () => {
       'crawl',
       'extract_links',
       'web_scraper',
+      'map',
     ]);
   });
 

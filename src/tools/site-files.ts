@@ -1,0 +1,24 @@
+// A site's files for machines, read through the engine (guard, cache, queue) for the tools that list a site rather
+// than read a page: robots.txt and sitemaps (crawl, map). What they mean is parsed below tools, in src/fetch/robots.ts
+// and src/crawl/sitemap.ts.
+import { gunzipSitemap, isGzip, parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
+import type { Engine } from '../engine/engine.js';
+import { readRobotsRules, type RobotsRules } from '../fetch/robots.js';
+import { loadDocument } from './load-document.js';
+
+/** RFC 9309 §2.3.1: the URL's origin's robots.txt rules; throws only for a refused address or cancellation. */
+export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Promise<RobotsRules> {
+  return readRobotsRules(url, async (robotsUrl) => (await loadDocument(engine, robotsUrl, { signal })).text, signal);
+}
+
+/**
+ * A sitemap and what it lists. A gzipped file (`sitemap.xml.gz`, served as bytes rather than with
+ * Content-Encoding, which the fetcher undoes itself) is known by its bytes, not its name or Content-Type.
+ */
+export async function loadSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
+  const { page } = await engine.loadPage(url, { signal });
+  const text = isGzip(page.body)
+    ? await gunzipSitemap(page.body, engine.config.maxResponseBytes)
+    : await engine.decodeText(page);
+  return parseSitemap(text);
+}
