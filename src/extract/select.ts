@@ -54,7 +54,9 @@ export function checkSelector(selector: string): string | undefined {
     // css-select 6 fails with a TypeError when a selector can never match (its always-false function is undefined
     // under ESM): pseudo-classes of a browser's state (:hover, :focus, :visited) are the ones met in practice.
     if (error instanceof TypeError) return 'it can never match a page read without a browser (:hover, :focus, …)';
-    return error instanceof Error ? error.message : String(error);
+    const message = error instanceof Error ? error.message : String(error);
+    // css-what names what it found, and names nothing when the selector just stopped ("Expected name, found ").
+    return /found\s*$/.test(message) ? `${message.trimEnd()} the end of the selector` : message;
   }
 }
 
