@@ -76,9 +76,9 @@ Options for every command:
   --max-response-size BYTES    decoded body limit (MAX_RESPONSE_SIZE)
   --max-output-tokens N        cap on one result, 0 = none (MAX_OUTPUT_TOKENS)
   --allow-private-hosts LIST   exact host:port pairs that may be private (ALLOW_PRIVATE_HOSTS)
-  --header "Name: value"       (read, links, scrape, crawl; repeatable) a request header for the page's own origin
+  --header "Name: value"       (read, links, scrape, crawl, map; repeatable) a request header for the page's own origin
                                only, e.g. a cookie; never cached, never logged
-  --max-age N                  (read, links, scrape, crawl) use a cached copy only if at most N seconds old
+  --max-age N                  (read, links, scrape, crawl, map) use a cached copy only if at most N seconds old
 
 Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
 MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,
@@ -299,6 +299,7 @@ export async function main(argv: string[]): Promise<number> {
         url,
         max_urls: integerFlag(values, 'max-urls') ?? 500,
         ...(values.search !== undefined && { search: values.search }),
+        ...requestFlags(values),
       };
       return runOnce(config, findTool('map')!, args, values.json ?? false);
     }

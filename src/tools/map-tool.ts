@@ -12,7 +12,9 @@ import { limitLines } from '../output/link-list.js';
 import { mapLine, mapNotes, renderMap } from '../output/map-report.js';
 import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
 import { documentLinks, loadDocument } from './load-document.js';
+import { requestOptions, requestShape } from './request-arguments.js';
 import { loadRobots, loadSitemap } from './site-files.js';
+import type { LoadOptions } from '../engine/load-page.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 
 /**
@@ -37,6 +39,8 @@ const inputShape = {
       "Only list URLs whose path matches one of these: globs ('/docs/**'; * stays within a path segment, ** " +
         "crosses them), or 're:' + a regular expression searched in path and query (the crawl's syntax)",
     ),
+  // For the start page, the one page map reads (robots.txt, sitemaps and llms.txt are the site's files for machines).
+  ...requestShape,
 };
 
 const outputShape = {
@@ -59,14 +63,14 @@ const outputShape = {
 };
 
 /** The map's I/O, bound to the engine: the same guard, cache and queue as every tool. */
-export function engineMapIO(engine: Engine): MapIO {
+export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAgeSeconds' | 'headers'> = {}): MapIO {
   return {
     loadRobots: (url, signal) => loadRobots(engine, url, signal),
     loadSitemap: (url, signal) => loadSitemap(engine, url, signal),
     // The engine's per-origin llms.txt, shared with the Markdown twins of readPage: one request per CACHE_TTL.
     loadLlmsTxt: (url, signal) => engine.readLlmsTxt(url, signal),
     async loadPageLinks(url, signal) {
-      const document = await loadDocument(engine, url, { signal });
+      const document = await loadDocument(engine, url, { ...startPage, signal });
       return (await documentLinks(engine, document)).links.map((link) => link.url);
     },
   };
@@ -87,7 +91,7 @@ export async function runMap(engine: Engine, args: MapArguments, signal?: AbortS
       timeLimitMs: MAP_TIME_LIMIT_MS,
       signal,
     },
-    engineMapIO(engine),
+    engineMapIO(engine, requestOptions(args)),
   );
 }
 

@@ -110,6 +110,14 @@ describe('headers: credentials for the page’s own origin', () => {
     expect(split.text).not.toContain('two');
   });
 
+  it('map reads its start page with them', async () => {
+    const stranger = await session.call('map', { url: server.url('/private') });
+    expect(stranger.isError).toBe(true);
+    expect(stranger.text).toContain('401');
+    const member = await session.call('map', { url: server.url('/private'), headers: { cookie: SECRET } });
+    expect(member.isError).toBeFalsy();
+  });
+
   it('a crawl sends them to the start origin only', async () => {
     const result = await session.call('crawl', {
       url: server.url('/private'),
