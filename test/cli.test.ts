@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { useFixtureServer } from './use-fixture-server.js';
 import { respondWith } from './fixture-server.js';
 import { runCli, type CliRun } from './run-cli.js';
+import { spawn } from 'node:child_process';
+import { CLI_PATH } from './mcp/stdio-client.js';
 
 function cli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   return runCli(args, { ALLOW_PRIVATE_HOSTS: server.hostPort, ...env });
@@ -15,9 +17,31 @@ const SPA = '<html><body><div id="app"></div><script src="/x.js"></script></body
 const server = useFixtureServer((server) => {
   server.route('/long', respondWith('text/html', LONG));
   server.route('/spa', respondWith('text/html', SPA));
+  // About 3 MB of Markdown: far more than a pipe holds, so the writer meets the closed end.
+  const paragraphs = Array.from(
+    { length: 3000 },
+    (_, n) => `<p>${`Sentence ${n} of a very long page. `.repeat(30)}</p>`,
+  );
+  server.route(
+    '/huge',
+    respondWith('text/html', `<html><body><article><h1>Huge</h1>${paragraphs.join('')}</article></body></html>`),
+  );
 });
 
 describe('web-reader read', () => {
+  it('into a pipe closed early (read URL | head) ends quietly with 0, no EPIPE stack trace', async () => {
+    const child = spawn(process.execPath, [CLI_PATH, 'read', server.url('/huge')], {
+      env: { PATH: process.env.PATH ?? '', ALLOW_PRIVATE_HOSTS: server.hostPort, MAX_OUTPUT_TOKENS: '0' },
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // Like `head -c 100`: read the first bytes, then close the pipe.
+    child.stdout.once('data', () => child.stdout.destroy());
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(stderr).not.toMatch(/EPIPE|Error/);
+    expect(code).toBe(0);
+  });
+
   // The exit codes of `read`, one row each: where the answer goes and what it says.
   it.each<[string, string, Partial<CliRun>]>([
     [

@@ -228,8 +228,21 @@ function explainText(output: ToolOutput): string {
   return [`web-reader --explain: ${decisions}, in the order extraction made them:`, ...lines].join('\n');
 }
 
+/**
+ * `web-reader read URL | head`: when the reader of stdout goes away, a one-shot command ends quietly with 0, as
+ * curl and cat do, instead of an EPIPE stack trace. Not for `serve`, where stdout is the MCP channel and its
+ * shutdown has its own path.
+ */
+function endQuietlyOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(EXIT.OK);
+    throw error;
+  });
+}
+
 export async function main(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if ((positionals[0] ?? 'serve') !== 'serve') endQuietlyOnClosedPipe();
   if (values.help) {
     await write(process.stdout, HELP);
     return EXIT.OK;
