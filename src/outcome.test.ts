@@ -1,5 +1,5 @@
-import { expect, it } from 'vitest';
-import { detectEmptyOutcome } from './outcome.js';
+import { describe, expect, it } from 'vitest';
+import { detectEmptyOutcome, looksScriptBuilt } from './outcome.js';
 
 it.each([
   ['a React shell', '<html><body><div id="root"></div><script src="/app.js"></script></body></html>', 0, 'needs_js'],
@@ -14,4 +14,22 @@ it.each([
   ['an article', '<html><body><div id="root"><p>' + 'text '.repeat(50) + '</p></div></body></html>', 250, undefined],
 ])('%s', (_name, html, chars, expected) => {
   expect(detectEmptyOutcome(html, chars)).toBe(expected);
+});
+
+describe('looksScriptBuilt', () => {
+  const bundle = `<SCRIPT type="module">${'x'.repeat(60_000)}</SCRIPT>`;
+  it.each([
+    ['a large inline bundle beside little text', `<div id="app">Loading…</div>${bundle}`, 12, true],
+    ['the same bundle beside a real article', `<p>${'words '.repeat(100)}</p>${bundle}`, 600, false],
+    ['eight script elements', '<script src="/a.js"></script>'.repeat(8), 0, true],
+    ['a small analytics snippet', '<p>Hi</p><script>track()</script>', 2, false],
+    ['an unclosed script tag', `<p>Hi</p><script>${'x'.repeat(10)}`, 2, false],
+  ])('%s', (_name, html, readable, expected) => {
+    expect(looksScriptBuilt(html, readable)).toBe(expected);
+  });
+
+  it('is linear on a page of unclosed <script tags', () => {
+    // 200,000 openings with no '>' anywhere: a scan per opening would be quadratic; the first one ends it.
+    expect(looksScriptBuilt('<script '.repeat(200_000), 0)).toBe(false);
+  });
 });

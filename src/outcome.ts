@@ -59,18 +59,22 @@ const SCRIPT_BUILT_TAGS = 8;
 /** Little readable text and heavy scripts: the static HTML is likely not what a browser shows. */
 export function looksScriptBuilt(html: string, readableChars: number): boolean {
   if (readableChars >= FEW_READABLE_CHARS) return false;
-  // One pass with indexOf, linear in the page: a hostile page of unclosed <script> tags costs no more than any other.
-  const lower = html.toLowerCase();
+  // One pass of two sticky-free global searches, linear in the page and without a lower-cased copy of it (this
+  // runs on the event loop for web_scraper and links): a hostile page of unclosed <script> tags costs no more.
+  const open = /<script\b/gi;
+  const close = /<\/script/gi;
   let tags = 0;
   let bytes = 0;
-  for (let at = lower.indexOf('<script'); at !== -1; at = lower.indexOf('<script', at)) {
+  while (open.exec(html)) {
     tags++;
-    const open = lower.indexOf('>', at);
-    const close = open === -1 ? -1 : lower.indexOf('</script', open);
-    bytes += (close === -1 ? lower.length : close) - (open === -1 ? at : open + 1);
+    const body = html.indexOf('>', open.lastIndex) + 1;
+    if (body === 0) return false; // a tag never closed: nothing after it is script a browser would run
+    close.lastIndex = body;
+    const end = close.exec(html);
+    bytes += (end ? end.index : html.length) - body;
     if (tags >= SCRIPT_BUILT_TAGS || bytes >= SCRIPT_BUILT_BYTES) return true;
-    if (close === -1) return false;
-    at = close + 8;
+    if (!end) return false;
+    open.lastIndex = close.lastIndex;
   }
   return false;
 }
