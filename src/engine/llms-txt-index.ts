@@ -9,6 +9,7 @@ import { sniffContent } from '../formats/sniff.js';
 import { findLlmsTxtTwin, parseLlmsTxt, type LlmsTxt, type LlmsTxtTwin } from '../formats/llms-txt.js';
 import type { FetchedPage } from '../fetch/types.js';
 import type { LoadPage } from './load-page.js';
+import { unlessAborted } from '../fetch/guarded-connect.js';
 
 /** Origins remembered at once; the oldest is forgotten first (as the robots gate). */
 const MAX_ORIGINS = 512;
@@ -50,17 +51,6 @@ interface OriginEntry {
   settled: boolean;
   readonly expires: number;
   readonly missing: Set<string>;
-}
-
-/** Resolves with the promise, or rejects when the caller's signal aborts first; the promise itself goes on. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener('abort', stop, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
-  });
 }
 
 export function createLlmsTxtIndex(options: LlmsTxtIndexOptions): LlmsTxtIndex {
@@ -105,7 +95,8 @@ export function createLlmsTxtIndex(options: LlmsTxtIndexOptions): LlmsTxtIndex {
   }
 
   return {
-    read: (url, signal) => untilAborted(entryFor(url).file, signal),
+    // The file's promise goes on for the other callers when this one's signal aborts.
+    read: (url, signal) => unlessAborted(entryFor(url).file, signal),
     knownTwinFor(pageUrl) {
       const entry = entryFor(pageUrl);
       const twin = entry.settled && entry.value ? findLlmsTxtTwin(entry.value, pageUrl) : undefined;
