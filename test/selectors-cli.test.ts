@@ -1,4 +1,4 @@
-// --selector, --exclude and --section on the command line (issue 14 items 3 and 4): read, scrape and crawl.
+// --selector, --exclude-selector and --section on the command line (issue 14 items 3 and 4): read, scrape and crawl.
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.js';
 import { addSelectorPages, BIRDS, EDITION_NOTE, INTRO, OWLS, TIDES, TREES } from './selector-pages.js';
@@ -15,8 +15,15 @@ describe('web-reader read', () => {
     expect(run.stdout).not.toContain(INTRO);
   });
 
-  it('--exclude is repeatable', async () => {
-    const run = await cli(['read', server.url('/sel/guide'), '--exclude', '.edition-note', '--exclude', 'h3']);
+  it('--exclude-selector is repeatable', async () => {
+    const run = await cli([
+      'read',
+      server.url('/sel/guide'),
+      '--exclude-selector',
+      '.edition-note',
+      '--exclude-selector',
+      'h3',
+    ]);
     expect(run.stdout).toContain(INTRO);
     expect(run.stdout).not.toContain(EDITION_NOTE);
     expect(run.stdout).not.toContain('### Owls');
@@ -50,13 +57,13 @@ describe('scrape and crawl', () => {
     expect(data.text).not.toContain(INTRO);
   });
 
-  it('crawl --selector --exclude shapes every page', async () => {
+  it('crawl --selector --exclude-selector shapes every page', async () => {
     const run = await cli([
       'crawl',
       server.url('/sel/guide'),
       '--selector',
       'article',
-      '--exclude',
+      '--exclude-selector',
       '.edition-note',
       '--json',
     ]);

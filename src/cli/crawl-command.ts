@@ -22,12 +22,17 @@ export interface CrawlCommandOptions {
   readonly maxTokens?: number;
   readonly maxPages?: number;
   readonly maxSeconds?: number;
+  /** --max-depth, --allowed-domains, --include and --exclude: the crawl tool's scope arguments. */
+  readonly maxDepth?: number;
+  readonly allowedDomains?: readonly string[];
+  readonly patterns?: readonly string[];
+  readonly excludePatterns?: readonly string[];
   /** --render and --wait-for: the render arguments of the crawl tool. */
   readonly render?: string;
   readonly waitFor?: string;
   /** --header and --max-age: the crawl tool's `headers` and `max_age`. */
   readonly request?: { readonly headers?: Record<string, string>; readonly max_age?: number };
-  /** --selector and --exclude: the crawl tool's selector and exclude_selectors. */
+  /** --selector and --exclude-selector: the crawl tool's selector and exclude_selectors. */
   readonly selector?: string;
   readonly excludeSelectors?: readonly string[];
   /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
@@ -100,6 +105,10 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
     ...(options.maxPages !== undefined ? { max_pages: options.maxPages } : {}),
     ...(options.maxSeconds !== undefined ? { max_seconds: options.maxSeconds } : {}),
+    ...(options.maxDepth !== undefined ? { max_depth: options.maxDepth } : {}),
+    ...(options.allowedDomains !== undefined ? { allowed_domains: options.allowedDomains } : {}),
+    ...(options.patterns !== undefined ? { patterns: options.patterns } : {}),
+    ...(options.excludePatterns !== undefined ? { exclude_patterns: options.excludePatterns } : {}),
     ...(options.render !== undefined ? { render: options.render } : {}),
     ...(options.waitFor !== undefined ? { wait_for: options.waitFor } : {}),
     ...options.request,

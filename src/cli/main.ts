@@ -42,7 +42,7 @@ Usage:
       --render MODE                run the page in headless Chromium first: auto (RENDER_JS, default), always, never
       --wait-for SELECTOR          when rendering, wait until this CSS selector matches
       --selector CSS               read only the elements this CSS selector matches (no main-content detection)
-      --exclude CSS                remove the elements this CSS selector matches first (repeatable, at most 20)
+      --exclude-selector CSS       remove the elements this CSS selector matches first (repeatable, at most 20)
       --section HEADING            only this section: a heading's text, or #n (the n-th heading of scrape's outline)
   web-reader links <url>           the page's same-site links, most frequent first
       --max-links N                at most N links (default 100)
@@ -55,7 +55,7 @@ Usage:
       --include-html               add the raw HTML
       --include-chunks             add word chunks (--chunk-size N words, 100–10000, default 1000)
       --render MODE, --wait-for SELECTOR   as for read
-      --selector CSS, --exclude CSS        as for read
+      --selector CSS, --exclude-selector CSS   as for read
   web-reader crawl <url>           breadth-first from the URL within a token budget; a summary at the end
       --max-tokens N               token budget for all pages (DEFAULT_MAX_TOKENS, 100000)
       --max-pages N                at most N pages (default 100)
@@ -63,7 +63,11 @@ Usage:
       --json                       the crawl result as JSON (pages, summary, continue_from)
       --out DIR                    one .md file per page and index.md in DIR; the summary on stdout
       --render MODE, --wait-for SELECTOR   as for read, for every page
-      --selector CSS, --exclude CSS        as for read, on every page (links are still followed from the whole page)
+      --allowed-domains LIST       comma-separated domains it may visit, sub-domains included (default: the start host)
+      --include GLOB               only follow URLs whose path matches (repeatable): '/docs/**', or 're:' + a regex
+      --exclude GLOB               never follow URLs whose path matches (repeatable, same syntax)
+      --max-depth N                at most N links from the start URL (default 5; 0 = the start page only)
+      --selector CSS, --exclude-selector CSS   as for read, on every page (links are still followed from the whole page)
                                    (a progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read)
   web-reader crawl --continue ID   continue a crawl stopped at its time limit (same scope and budgets, for
                                    CRAWL_RESUME_TTL seconds; --max-seconds applies anew)
@@ -102,7 +106,11 @@ const OPTIONS = {
   'max-age': { type: 'string' },
   'wait-for': { type: 'string' },
   selector: { type: 'string' },
+  'exclude-selector': { type: 'string', multiple: true },
+  'allowed-domains': { type: 'string' },
+  include: { type: 'string', multiple: true },
   exclude: { type: 'string', multiple: true },
+  'max-depth': { type: 'string' },
   section: { type: 'string' },
   'max-length': { type: 'string' },
   'start-index': { type: 'string' },
@@ -155,11 +163,11 @@ function renderFlags(values: Values): { render?: string; wait_for?: string } {
   };
 }
 
-/** --selector and --exclude as the tools' arguments; the tool's schema checks each selector and names a bad one. */
+/** --selector and --exclude-selector as the tools' arguments; the tool's schema checks each selector. */
 function selectFlags(values: Values): { selector?: string; exclude_selectors?: string[] } {
   return {
     ...(values.selector !== undefined && { selector: values.selector }),
-    ...(values.exclude !== undefined && { exclude_selectors: values.exclude }),
+    ...(values['exclude-selector'] !== undefined && { exclude_selectors: values['exclude-selector'] }),
   };
 }
 
@@ -275,12 +283,12 @@ export async function main(argv: string[]): Promise<number> {
     throw new InvalidArgumentError('--section', `--section applies to read only, not to ${command}.`);
   }
   if (
-    (values.selector !== undefined || values.exclude !== undefined) &&
+    (values.selector !== undefined || values['exclude-selector'] !== undefined) &&
     !['read', 'scrape', 'crawl'].includes(command)
   ) {
     throw new InvalidArgumentError(
       '--selector',
-      `--selector and --exclude apply to read, scrape and crawl, not to ${command}.`,
+      `--selector and --exclude-selector apply to read, scrape and crawl, not to ${command}.`,
     );
   }
   switch (command) {
@@ -367,11 +375,15 @@ export async function main(argv: string[]): Promise<number> {
           maxTokens: integerFlag(values, 'max-tokens'),
           maxPages: integerFlag(values, 'max-pages'),
           maxSeconds: integerFlag(values, 'max-seconds'),
+          maxDepth: integerFlag(values, 'max-depth'),
+          allowedDomains: values['allowed-domains']?.split(',').map((domain) => domain.trim()),
+          patterns: values.include,
+          excludePatterns: values.exclude,
           render: values.render,
           waitFor: values['wait-for'],
           request: requestFlags(values),
           selector: values.selector,
-          excludeSelectors: values.exclude,
+          excludeSelectors: values['exclude-selector'],
           out: values.out,
           json: values.json ?? false,
           stdout: process.stdout,
