@@ -105,7 +105,7 @@ async function child(site, mode) {
   const { runCrawl } = await import('../dist/tools/crawl-tool.js');
   const { readUrlTool } = await import('../dist/tools/read-url-tool.js');
   const { runTool } = await import('../dist/tools/run-tool.js');
-  const { countTokens } = await import('../dist/tokens.js');
+  const { countTokens, loadTokenizer } = await import('../dist/tokens.js');
   const server = await startFixtureServer();
   const { urls, crawl } = await serveSite(site, server);
   const config = resolveConfig({
@@ -120,6 +120,7 @@ async function child(site, mode) {
   await Promise.all(
     Array.from({ length: availableParallelism() }, () => engine.extractArticle('<p>warm</p>', urls[0])),
   );
+  await loadTokenizer();
   countTokens('warm');
   let pages = 0;
   let html;

@@ -49,6 +49,7 @@ if (process.argv[2] === '--child') {
   const text = makeInput(name);
   const plain = await import('gpt-tokenizer/encoding/o200k_base');
   const ours = await import(pathToFileURL(`${root}dist/tokens.js`).href);
+  await ours.loadTokenizer();
   const options = { disallowedSpecial: new Set() };
   plain.countTokens('warm up', options);
   ours.countTokens('warm up');

@@ -56,14 +56,37 @@ export type ConfigFlags = Partial<Omit<Config, 'allowPrivateHosts'>> & { allowPr
 
 type Env = Record<string, string | undefined>;
 
-function integer(env: Env, name: string, fallback: number, min: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return fallback;
+export interface IntegerBounds {
+  readonly min: number;
+  readonly max?: number;
+}
+
+/** Bounds of the settings a CLI flag can set too (src/cli/flags.ts checks the flag against the same). */
+export const CONFIG_BOUNDS = {
+  fetchTimeoutMs: { min: 1 },
+  maxResponseBytes: { min: 1 },
+  maxOutputTokens: { min: 0 },
+  httpPort: { min: 0, max: 65535 },
+} as const satisfies Record<string, IntegerBounds>;
+
+/** What a whole number within `bounds` is called in an error ("an integer from 0 to 65535", "an integer ≥ 1"). */
+export function describeBounds({ min, max }: IntegerBounds): string {
+  return max === undefined ? `an integer ≥ ${min}` : `an integer from ${min} to ${max}`;
+}
+
+/** `raw` as a whole number within `bounds`, else an error naming `name` (a variable or a flag). */
+export function parseInteger(name: string, raw: string, bounds: IntegerBounds): number {
   const value = Number(raw.trim());
-  if (!Number.isSafeInteger(value) || value < min) {
-    throw new InvalidArgumentError(name, `${name} must be an integer ≥ ${min}, got '${raw}'.`);
+  if (raw.trim() === '' || !Number.isSafeInteger(value) || value < bounds.min || value > (bounds.max ?? Infinity)) {
+    throw new InvalidArgumentError(name, `${name} must be ${describeBounds(bounds)}, got '${raw}'.`);
   }
   return value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number | IntegerBounds): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  return parseInteger(name, raw, typeof min === 'number' ? { min } : min);
 }
 
 function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: readonly T[]): T {
@@ -98,12 +121,12 @@ export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE
 }
 
 export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
-  const maxResponseBytes = integer(env, 'MAX_RESPONSE_SIZE', 10485760, 1);
+  const maxResponseBytes = integer(env, 'MAX_RESPONSE_SIZE', 10485760, CONFIG_BOUNDS.maxResponseBytes);
   const fromEnv: Config = {
     userAgent: env.USER_AGENT?.trim() || DEFAULT_USER_AGENT,
     defaultMaxLength: integer(env, 'DEFAULT_MAX_LENGTH', 50000, 0),
     defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 100000, 1),
-    fetchTimeoutMs: integer(env, 'FETCH_TIMEOUT', 10000, 1),
+    fetchTimeoutMs: integer(env, 'FETCH_TIMEOUT', 10000, CONFIG_BOUNDS.fetchTimeoutMs),
     cacheTtlSeconds: integer(env, 'CACHE_TTL', 3600, 0),
     maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
     perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
@@ -115,7 +138,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     renderJs: oneOf(env, 'RENDER_JS', 'auto', RENDER_POLICIES),
     renderTimeoutMs: integer(env, 'RENDER_TIMEOUT', 20000, 1),
     tools: env.WEB_READER_TOOLS?.trim() || 'default',
-    maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, 0),
+    maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, CONFIG_BOUNDS.maxOutputTokens),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT', 5000, 1),
     crawlResumeTtlSeconds: integer(env, 'CRAWL_RESUME_TTL', 900, 1),
     httpProxy: env.HTTP_PROXY || env.http_proxy || undefined,
@@ -129,7 +152,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     // A rendered page fetches its scripts, styles, data and images besides the document: four documents' worth.
     renderMaxBytes: integer(env, 'RENDER_MAX_SIZE', 4 * maxResponseBytes, 1),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
-    httpPort: integer(env, 'WEB_READER_PORT', 3000, 0),
+    httpPort: integer(env, 'WEB_READER_PORT', 3000, CONFIG_BOUNDS.httpPort),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,
     httpAllowedOrigins: commaList(env.WEB_READER_ALLOWED_ORIGINS),
     httpAllowedHosts: commaList(env.WEB_READER_ALLOWED_HOSTS),

@@ -6,10 +6,14 @@ import {
   countTokensAsync,
   LONG_PRE_TOKEN,
   LONGEST_TOKEN_BYTES,
+  loadTokenizer,
   prefixLengthWithinTokens,
   surelyOverTokens,
   tokensWithin,
 } from './tokens.js';
+
+// countTokens is synchronous: the encoding it uses is loaded once, here.
+await loadTokenizer();
 
 const PLAIN = { disallowedSpecial: new Set<string>() };
 

@@ -33,8 +33,25 @@
 //
 // Speed is linear but depends on the text: o200k's merging is cheap on ordinary words (cached, or one token) and
 // slow on text it has not seen, ~4 µs per character of random CJK (1 MB of one random Han run: ~4 s, in slices).
-import { countTokens as countO200k, decode, encode } from 'gpt-tokenizer/encoding/o200k_base';
+//
+// The encoding (its 200,000 ranks) is loaded on the first count, not at start-up: importing it costs ~0.2 s, and an
+// MCP server must answer `initialize` long before it counts anything (issue 15; npm run bench:start). Every count a
+// tool makes is async and loads it first; the one synchronous count needs loadTokenizer() awaited once before.
 import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
+
+type O200k = typeof import('gpt-tokenizer/encoding/o200k_base');
+let o200k: O200k | undefined;
+let loading: Promise<O200k> | undefined;
+
+/** Loads the encoding once; every async count awaits it. */
+export async function loadTokenizer(): Promise<void> {
+  o200k ??= await (loading ??= import('gpt-tokenizer/encoding/o200k_base'));
+}
+
+function encoding(): O200k {
+  if (!o200k) throw new Error('The tokenizer is not loaded yet: await loadTokenizer() first.');
+  return o200k;
+}
 
 // Web pages quote special tokens (`<|endoftext|>` on any page about language models). The tokenizer's default
 // refuses such text with an exception; for counting and cutting a page they are ordinary characters.
@@ -160,7 +177,7 @@ function* pieces(text: string): Generator<Piece> {
 }
 
 function countPiece(text: string, piece: Piece): number {
-  const tokens = countO200k(text.slice(piece.start, piece.end), AS_PLAIN_TEXT);
+  const tokens = encoding().countTokens(text.slice(piece.start, piece.end), AS_PLAIN_TEXT);
   return piece.chunk ? tokens + CHUNK_SLACK : tokens;
 }
 
@@ -206,13 +223,17 @@ async function runSliced<T>(steps: Generator<void, T>): Promise<T> {
   }
 }
 
-/** Tokens in `text`, on the calling thread: for short texts (a heading, a notice, a test). Linear. */
+/**
+ * Tokens in `text`, on the calling thread: for short texts (a heading, a notice, a test). Linear. Needs
+ * loadTokenizer() awaited once before.
+ */
 export function countTokens(text: string): number {
   return runNow(walk(text, Infinity)).tokens;
 }
 
 /** Tokens in `text`, counted in slices with the event loop free between them: for page-sized texts. */
 export async function countTokensAsync(text: string): Promise<number> {
+  await loadTokenizer();
   return (await runSliced(walk(text, Infinity))).tokens;
 }
 
@@ -222,6 +243,7 @@ export async function countTokensAsync(text: string): Promise<number> {
  */
 export async function tokensWithin(text: string, limit: number): Promise<number | undefined> {
   if (surelyOverTokens(text.length, limit)) return undefined;
+  await loadTokenizer();
   const walked = await runSliced(walk(text, limit));
   return walked.over === undefined ? walked.tokens : undefined;
 }
@@ -231,6 +253,7 @@ export async function tokensWithin(text: string, limit: number): Promise<number 
 function pieceCut(text: string, piece: Piece, room: number): number {
   const tokenRoom = piece.chunk ? room - CHUNK_SLACK : room;
   if (tokenRoom <= 0) return 0;
+  const { decode, encode } = encoding();
   const prefix = decode(encode(text.slice(piece.start, piece.end), AS_PLAIN_TEXT).slice(0, tokenRoom));
   let length = prefix.length;
   while (length > 0 && prefix.charCodeAt(length - 1) === 0xfffd) length--;
@@ -242,6 +265,7 @@ function pieceCut(text: string, piece: Piece, room: number): number {
  * piece that does not fit); `text.length` when it all fits. Work is bounded by the budget, not by the text.
  */
 export async function prefixLengthWithinTokens(text: string, maxTokens: number): Promise<number> {
+  await loadTokenizer();
   let budget = maxTokens;
   // A cut inside a piece is re-counted as a text of its own, which can come out a token or two above the tokens
   // kept (a cut word re-encodes differently): check, and cut tighter by the excess.

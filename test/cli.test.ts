@@ -72,10 +72,21 @@ describe('web-reader read', () => {
     expect(result.text).toContain('limited to 100 characters');
   });
 
-  it('caps an unlimited result at MAX_OUTPUT_TOKENS with a continuation notice', async () => {
+  it('caps an unlimited result at MAX_OUTPUT_TOKENS and says on stderr how to read on with CLI flags', async () => {
     const run = await cli(['read', server.url('/long')], { MAX_OUTPUT_TOKENS: '60' });
-    expect(run.stdout).toMatch(/call fetch again with start_index=\d+ to continue/);
-    expect(run.stdout).toContain('MAX_OUTPUT_TOKENS');
+    expect(run.code).toBe(0);
+    // The tool's notice speaks to an agent ("call fetch again with start_index"); a person gets flags instead.
+    expect(run.stdout).not.toMatch(/start_index|Content truncated/);
+    const next =
+      /^web-reader: cut by MAX_OUTPUT_TOKENS at character (\d+) of (\d+)\. To read on, run the same command with --start-index \1; for the whole page, --max-output-tokens 0\.$/m.exec(
+        run.stderr,
+      );
+    expect(next).not.toBeNull();
+    // The flags it names do read on: the rest starts where the first part ended.
+    const rest = await cli(['read', server.url('/long'), '--start-index', next![1]!, '--max-output-tokens', '0']);
+    expect(rest.code).toBe(0);
+    expect(rest.stderr).toBe('');
+    expect(run.stdout.length + rest.stdout.length).toBeGreaterThan(Number(next![2]));
   });
 });
 
@@ -85,7 +96,7 @@ describe('usage errors exit 2 and name what is wrong', () => {
     ['a bad environment value', ['read', 'http://example.test/'], 'FETCH_TIMEOUT', { FETCH_TIMEOUT: 'soon' }],
     ['a bad flag value', ['read', 'http://example.test/', '--max-length', '-1'], '--max-length'],
     ['an unknown command', ['fly'], "Unknown command 'fly'"],
-    ['an unknown flag', ['read', '--bogus'], "Unknown option '--bogus'. Run web-reader --help."],
+    ['an unknown flag', ['read', '--bogus'], "Unknown option '--bogus'. Run web-reader read --help."],
   ])('%s', async (_name, args, message, env = {}) => {
     const run = await cli(args, env);
     expect(run.code).toBe(2);

@@ -57,15 +57,21 @@ describe('web-reader read, by content type', () => {
     const first = await read('/long.pdf', [], { MAX_OUTPUT_TOKENS: '80' });
     expect(first.stdout).toContain(longPdfLine(1));
     expect(first.stdout).not.toContain(longPdfLine(40));
-    const next = Number(/start_index=(\d+)/.exec(first.stdout)?.[1]);
+    // The CLI says how to read on with its own flags, on stderr, not the tool's "call fetch again".
+    expect(first.stdout).not.toContain('start_index');
+    const next = Number(/run the same command with --start-index (\d+)/.exec(first.stderr)?.[1]);
     expect(next).toBeGreaterThan(0);
     const second = await read('/long.pdf', ['--start-index', String(next), '--max-length', '200']);
     expect(second.code).toBe(0);
     expect(second.stdout).not.toContain(`## Page 1\n`);
   });
 
-  it('--max-length cuts PDF text with the usual notice', async () => {
+  it('--max-length cuts PDF text and says on stderr how to read on', async () => {
     const run = await read('/long.pdf', ['--max-length', '120']);
-    expect(run.stdout).toContain('<error>Content truncated. The output has been limited to 120 characters');
+    expect(run.code).toBe(0);
+    expect(run.stdout).not.toContain('Content truncated');
+    expect(run.stderr).toMatch(
+      /^web-reader: cut by --max-length at character \d+ of \d+\. To read on, run the same command with --start-index \d+; for the whole page, leave out --max-length\.$/m,
+    );
   });
 });

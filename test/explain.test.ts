@@ -56,7 +56,9 @@ describe('web-reader read --explain', () => {
       const run = await cli(args);
       expect(run.code).toBe(2);
       expect(run.stdout).toBe('');
-      expect(run.stderr).toContain(`--explain applies to read only; ${args[0]} runs no main-content extraction.`);
+      expect(run.stderr).toContain(
+        `--explain applies to read only, not to ${args[0]}. Run web-reader ${args[0]} --help.`,
+      );
     }
     const raw = await cli(['read', server.url('/article'), '--raw', '--explain']);
     expect(raw.code).toBe(2);

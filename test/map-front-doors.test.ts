@@ -69,7 +69,7 @@ describe('web-reader map', () => {
   it('map without a URL is a usage error', async () => {
     const run = await runCli(['map'], cliEnv());
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain('map takes exactly one URL.');
+    expect(run.stderr).toContain('map takes exactly one URL; none was given. Run web-reader map --help.');
   });
 });
 

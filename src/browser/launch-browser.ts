@@ -6,7 +6,7 @@
 // to closing the browser, and the process tree's memory reads as 0.
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 /**
  * The switches that keep every connection on the proxy, besides the --proxy-server given per launch.
@@ -47,6 +47,9 @@ export interface LaunchOptions {
 
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
   const marker = `--web-reader-browser=${randomBytes(8).toString('hex')}`;
+  // Playwright is loaded here, on the first render, not at start-up: importing it costs ~0.35 s, more than an MCP
+  // client's whole wait for `initialize` should be (issue 15; npm run bench:start).
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: options.executablePath,
     headless: true,

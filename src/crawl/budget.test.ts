@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../tokens.js';
+import { countTokens, loadTokenizer } from '../tokens.js';
 import { cleanCutEnd, fitSection, MIN_CUT_CONTENT_TOKENS, pageSection } from './budget.js';
+
+// countTokens is synchronous: the encoding it uses is loaded once, here.
+await loadTokenizer();
 
 const paragraphs = Array.from(
   { length: 60 },

@@ -1,11 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { HttpStatusError } from '../errors.js';
 import { ALLOW_ALL, parseRobots } from '../fetch/robots.js';
-import { countTokens } from '../tokens.js';
+import { countTokens, loadTokenizer } from '../tokens.js';
 import type { CrawlResult } from './commit.js';
 import type { CrawlIO } from './crawl-io.js';
 import { crawlSite, type CrawlOptions } from './crawl-site.js';
 import type { CrawlState } from './frontier.js';
+
+// countTokens is synchronous: the encoding it uses is loaded once, here.
+await loadTokenizer();
 
 interface FakePage {
   readonly links?: string[];

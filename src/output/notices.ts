@@ -115,6 +115,19 @@ export function cliCrawlContinueLine(id: string): string {
   return `To continue: web-reader crawl --continue ${id}`;
 }
 
+/**
+ * A page `read` cut, for a person at the command line: in place of the tool's notice (which tells an agent to call
+ * the tool again), the flags that read on. The same command with --start-index reads the same content on.
+ */
+export function cliReadCutLine(facts: { nextIndex: number; totalLength: number; byTokens: boolean }): string {
+  const by = facts.byTokens ? 'MAX_OUTPUT_TOKENS' : '--max-length';
+  const whole = facts.byTokens ? '--max-output-tokens 0' : 'leave out --max-length';
+  return (
+    `web-reader: cut by ${by} at character ${facts.nextIndex} of ${facts.totalLength}. ` +
+    `To read on, run the same command with --start-index ${facts.nextIndex}; for the whole page, ${whole}.`
+  );
+}
+
 // --- ours: selectors and sections (issue 14) ----------------------------------------------------------------------
 
 /** In place of content: the call's `selector` matched no element of the page. */

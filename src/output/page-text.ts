@@ -26,11 +26,24 @@ export function ageSeconds(fetchedAt: Date, now = Date.now()): number {
   return Math.max(0, Math.floor((now - fetchedAt.getTime()) / 1000));
 }
 
+/**
+ * A cut page's continuation notice, which ends the tool's text, with where the rest starts: a front door with its own
+ * way to continue (the CLI's --start-index) words it itself; the model reads the notice as it is.
+ */
+export interface Continuation {
+  readonly notice: string;
+  readonly nextIndex: number;
+  /** MAX_OUTPUT_TOKENS cut it, not max_length. */
+  readonly byTokens: boolean;
+}
+
 export interface RenderedPage {
   readonly text: string;
   readonly truncated: boolean;
   readonly nextIndex: number | undefined;
   readonly totalLength: number;
+  /** The continuation notice that ends `text`, when the content was cut (ToolOutput `continuation`). */
+  readonly continuation?: Continuation;
 }
 
 export function structuredPage(
@@ -80,10 +93,15 @@ export async function renderPageText(
   const notice = truncationNotice(slice, toolName);
   const failed = !options.raw && page.extractionFailed;
   const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', contentsHeading(page.url), slice.text, notice];
+  const continuation =
+    notice && slice.nextIndex !== undefined
+      ? { notice, nextIndex: slice.nextIndex, byTokens: slice.limitedBy === 'max_output_tokens' }
+      : undefined;
   return {
     text: parts.filter((part) => part !== '').join('\n\n'),
     truncated: slice.nextIndex !== undefined,
     nextIndex: slice.nextIndex,
     totalLength: slice.totalLength,
+    ...(continuation && { continuation }),
   };
 }

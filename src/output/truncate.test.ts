@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { sliceContent, truncationNotice } from './truncate.js';
-import { countTokens } from '../tokens.js';
+import { countTokens, loadTokenizer } from '../tokens.js';
+
+// countTokens is synchronous: the encoding it uses is loaded once, here.
+await loadTokenizer();
 
 const NO_CAP = { maxOutputTokens: 0 };
 

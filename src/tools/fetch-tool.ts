@@ -39,7 +39,8 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
       maxOutputTokens: engine.config.maxOutputTokens,
     });
     const explained = page.explain ? { explain: page.explain } : {};
-    return { text: rendered.text, structured: structuredPage(page, rendered), ...explained };
+    const continuation = rendered.continuation && { continuation: rendered.continuation };
+    return { text: rendered.text, structured: structuredPage(page, rendered), ...continuation, ...explained };
   },
 };
 

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { Engine } from '../engine/engine.js';
 import type { Outcome } from '../outcome.js';
 import type { ExplainEntry } from '../extract/trace.js';
+import type { Continuation } from '../output/page-text.js';
 
 export interface ToolAnnotations {
   readonly title?: string;
@@ -48,6 +49,8 @@ export interface ToolOutput {
    */
   readonly data?: Readonly<Record<string, unknown>>;
   readonly isError?: boolean;
+  /** When `text` ends with a continuation notice (a cut page, fetch): the notice and where the rest starts. */
+  readonly continuation?: Continuation;
   /** With ToolContext `explain`, from a tool that read one page (fetch): extraction's decisions on it. */
   readonly explain?: readonly ExplainEntry[];
 }

@@ -2,7 +2,7 @@
 // (test/crawl-site.ts): exact budgets, no URL fetched twice, skipped URLs listed, progress, cancellation, Crawl-delay.
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { countTokens } from '../../src/tokens.js';
+import { countTokens, loadTokenizer } from '../../src/tokens.js';
 import type { CrawlToolResult } from '../../src/tools/crawl-tool.js';
 import {
   addCrawlSite,
@@ -13,6 +13,9 @@ import {
   type CrawlSiteOptions,
 } from '../crawl-site.js';
 import { useMcpSession } from './session.js';
+
+// countTokens is synchronous: the encoding it uses is loaded once, here.
+await loadTokenizer();
 
 const SUMMARY_MARK = '---\n\n## Crawl summary';
 

@@ -1,0 +1,78 @@
+// Start-up benchmark (npm run bench:start): how long an MCP client waits from spawning the server to the answer
+// to `initialize`, for web-reader's stdio server and, in the same run, a bare MCP SDK server with one tool (the
+// floor any SDK-based server pays: Node start plus the SDK). Runs are interleaved, bare then ours, so machine
+// noise hits both alike; the medians and their ratio are printed (issue 15: ours within 1.3× the bare server).
+//
+//   npm run bench:start                 → 15 interleaved runs of each
+//   npm run bench:start -- --runs 30
+import { spawn } from 'node:child_process';
+import { cpus } from 'node:os';
+import process from 'node:process';
+import { fileURLToPath, URL } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const runs = Number(values.runs);
+const root = fileURLToPath(new URL('../', import.meta.url));
+const ours = [`${root}dist/cli/main.js`];
+const bare = [`${root}bench/bare-server.mjs`];
+
+const INITIALIZE = `${JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'bench-start', version: '1' } },
+})}\n`;
+
+/** Milliseconds from spawn to the first complete JSON-RPC answer on stdout; the child is then killed. */
+function timeToInitialize(args) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      if (!out.includes('\n')) return;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const answer = JSON.parse(out.slice(0, out.indexOf('\n')));
+      child.kill();
+      if (answer.id !== 1 || !answer.result) reject(new Error(`unexpected answer: ${out.slice(0, 200)}`));
+      else resolve(ms);
+    });
+    child.on('error', reject);
+    // A client writes initialize as soon as the process exists; the server reads it when it is ready.
+    child.stdin.write(INITIALIZE);
+  });
+}
+
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+};
+
+// One warm-up of each (the file system cache), not counted.
+await timeToInitialize(bare);
+await timeToInitialize(ours);
+const times = { bare: [], ours: [] };
+for (let run = 0; run < runs; run += 1) {
+  times.bare.push(await timeToInitialize(bare));
+  times.ours.push(await timeToInitialize(ours));
+}
+const bareMedian = median(times.bare);
+const oursMedian = median(times.ours);
+console.log(`node bench/start.mjs --runs ${runs} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model}`);
+console.log('');
+console.log('| server | median ms to answer initialize | min | max |');
+console.log('| --- | ---: | ---: | ---: |');
+for (const [name, list] of [
+  ['bare MCP SDK server (one tool)', times.bare],
+  ['web-reader (stdio, default tools)', times.ours],
+]) {
+  console.log(
+    `| ${name} | ${median(list).toFixed(0)} | ${Math.min(...list).toFixed(0)} | ${Math.max(...list).toFixed(0)} |`,
+  );
+}
+console.log('');
+console.log(`ratio web-reader / bare: ${(oursMedian / bareMedian).toFixed(2)}× (issue 15 asks ≤ 1.3×)`);

@@ -1,0 +1,136 @@
+// argv → the command, its checked flags and its URL. Every usage mistake ends here as one InvalidArgumentError with
+// one line a person can act on (exit 2): an unknown flag with the one it most likely meant, a flag of another
+// command, a missing or out-of-range value. Nothing is fetched before the whole command line is right.
+import { parseArgs } from 'node:util';
+import { parseInteger, type ConfigFlags } from '../config.js';
+import { errorMessage, InvalidArgumentError } from '../errors.js';
+import { quoteInput } from '../quote.js';
+import { closestName } from '../tools/run-tool.js';
+import {
+  appliesTo,
+  COMMAND_NAMES,
+  commandsOf,
+  FLAGS,
+  PARSE_OPTIONS,
+  type Command,
+  type Flag,
+  type FlagName,
+} from './flags.js';
+
+export type Values = ReturnType<typeof parseArgs<{ options: typeof PARSE_OPTIONS; allowPositionals: true }>>['values'];
+
+export interface CommandLine {
+  /** Absent: no command was given (the MCP server on stdio), or only --help / --version. */
+  readonly command: Command | undefined;
+  readonly values: Values;
+  /** The arguments after the command. */
+  readonly operands: readonly string[];
+}
+
+/** Where to look for help, in an error line: the command's own help when there is one. */
+function helpHint(command: Command | undefined): string {
+  return command ? `Run web-reader ${command} --help.` : 'Run web-reader --help.';
+}
+
+/** The command named first, if it is one: also used to word an error found before the whole line is parsed. */
+function commandIn(argv: readonly string[]): Command | undefined {
+  const first = argv.find((arg) => !arg.startsWith('-'));
+  return COMMAND_NAMES.find((command) => command === first);
+}
+
+/** node:util's parse errors are long and speak of positionals; say what a person needs, in one line. */
+function parseError(error: unknown, argv: readonly string[]): InvalidArgumentError {
+  const code = (error as { code?: string }).code;
+  const message = errorMessage(error);
+  const hint = helpHint(commandIn(argv));
+  const option = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    const guess = closestName(option.replace(/^-+/, ''), Object.keys(FLAGS));
+    const meant = guess ? ` — did you mean --${guess}?` : '.';
+    return new InvalidArgumentError(option, `Unknown option '${quoteInput(option)}'${meant} ${hint}`);
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
+    const name = option.replace(/^-+/, '') as FlagName;
+    const flag: Flag | undefined = FLAGS[name];
+    if (flag?.type === 'boolean') return new InvalidArgumentError(option, `${option} takes no value. ${hint}`);
+    if (flag) return new InvalidArgumentError(option, `${option} needs a value: ${option} ${flag.value}. ${hint}`);
+  }
+  return new InvalidArgumentError('arguments', `${quoteInput(message)} ${hint}`);
+}
+
+/** `example.com/docs` is what people type: read over https, as browsers do. A URL with a scheme stays as given. */
+export function withScheme(url: string): string {
+  // `localhost:3000` is a host and port, not a scheme: a scheme is followed by something other than a digit.
+  if (/^[a-z][a-z0-9+.-]*:(?!\d)/i.test(url)) return url;
+  return `https://${url}`;
+}
+
+export function parseCommandLine(argv: readonly string[]): CommandLine {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: [...argv], options: PARSE_OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw parseError(error, argv);
+  }
+  const { values, positionals } = parsed;
+  const [first, ...operands] = positionals;
+  let command: Command | undefined;
+  if (first !== undefined) {
+    command = COMMAND_NAMES.find((name) => name === first);
+    if (!command) {
+      const guess = closestName(first, COMMAND_NAMES);
+      const meant = guess ? ` — did you mean ${guess}?` : '.';
+      throw new InvalidArgumentError(
+        'command',
+        `Unknown command '${quoteInput(first)}'${meant} Run web-reader --help.`,
+      );
+    }
+  }
+  // A flag another command takes is refused, not ignored: `links --render always` would otherwise do nothing.
+  for (const name of Object.keys(values) as FlagName[]) {
+    if (!appliesTo(name, command ?? 'serve')) {
+      throw new InvalidArgumentError(
+        `--${name}`,
+        `--${name} applies to ${commandsOf(name)} only, not to ${command ?? 'the MCP server'}. ${helpHint(command)}`,
+      );
+    }
+  }
+  // Whole numbers are checked here, against the bounds the flag table gives (the configuration's own for the
+  // flags that set configuration), so `--timeout 0` or `--port 99999` never reaches a fetch or a bind.
+  for (const [name, flag] of Object.entries(FLAGS) as [FlagName, Flag][]) {
+    const raw = values[name];
+    if (flag.integer && typeof raw === 'string') parseInteger(`--${name}`, raw, flag.integer);
+  }
+  return { command, values, operands };
+}
+
+/** A checked whole-number flag's value. */
+export function integerFlag(values: Values, name: FlagName): number | undefined {
+  const raw = values[name];
+  if (typeof raw !== 'string') return undefined;
+  const flag: Flag = FLAGS[name];
+  return parseInteger(`--${name}`, raw, flag.integer ?? { min: 0 });
+}
+
+/** The one URL a command takes (with https:// when it has no scheme). */
+export function oneUrl(command: Command, operands: readonly string[]): string {
+  if (operands.length !== 1) {
+    const given = operands.length === 0 ? 'none was given' : `${operands.length} were given`;
+    throw new InvalidArgumentError('url', `${command} takes exactly one URL; ${given}. ${helpHint(command)}`);
+  }
+  return withScheme(operands[0]!);
+}
+
+export function configFlags(values: Values): ConfigFlags {
+  return {
+    tools: values.tools,
+    userAgent: values['user-agent'],
+    fetchTimeoutMs: integerFlag(values, 'timeout'),
+    maxResponseBytes: integerFlag(values, 'max-response-size'),
+    maxOutputTokens: integerFlag(values, 'max-output-tokens'),
+    allowPrivateHosts: values['allow-private-hosts']?.split(',').filter((host) => host.trim() !== ''),
+    httpHost: values.host,
+    httpPort: integerFlag(values, 'port'),
+    httpToken: values.token,
+  };
+}
