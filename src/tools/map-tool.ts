@@ -4,7 +4,7 @@
 // the result. The start page is fetched only when robots.txt allows it (unless RESPECT_ROBOTS=never), as a crawl's
 // pages; robots.txt, sitemaps and llms.txt are files for machines and are always read.
 import { z } from 'zod';
-import { mapSite, type MapIO, type MapResult } from '../crawl/map-site.js';
+import type { MapIO, MapResult } from '../crawl/map-site.js';
 import { normalizeUrl } from '../crawl/normalize-url.js';
 import type { Engine } from '../engine/engine.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
@@ -80,6 +80,8 @@ export type MapArguments = z.infer<z.ZodObject<typeof inputShape>>;
 
 export async function runMap(engine: Engine, args: MapArguments, signal?: AbortSignal): Promise<MapResult> {
   const start = parseUrlArgument(args.url);
+  // The site walker loads with the first map, not with the server (start-up: npm run bench:start).
+  const { mapSite } = await import('../crawl/map-site.js');
   return mapSite(
     {
       url: normalizeUrl(start.href) ?? start.href,
