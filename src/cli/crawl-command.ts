@@ -99,7 +99,7 @@ async function writePages(dir: string, result: CrawlResult, notes: readonly stri
 }
 
 export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptions): Promise<CrawlCommandResult> {
-  const args = parseArguments(crawlTool, {
+  const args = (await parseArguments(crawlTool, {
     ...(options.url !== undefined ? { url: options.url } : {}),
     ...(options.continueFrom !== undefined ? { continue_from: options.continueFrom } : {}),
     ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
@@ -114,7 +114,7 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...options.request,
     ...(options.selector !== undefined ? { selector: options.selector } : {}),
     ...(options.excludeSelectors !== undefined ? { exclude_selectors: options.excludeSelectors } : {}),
-  }) as CrawlArguments;
+  })) as CrawlArguments;
   const showBar = options.stderr.isTTY === true;
   const run = await runCrawl(engine, args, {
     signal: options.signal,

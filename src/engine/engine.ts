@@ -3,7 +3,7 @@
 // so tests and the library can replace the network or the worker pool; the defaults are the real ones.
 import type { Config } from '../config.js';
 import type { Article } from '../extract/extract-article.js';
-import type { ExtractedLinks } from '../extract/links.js';
+import type { ExtractedLinks } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import type { SelectOptions } from '../extract/select.js';
 import type { PageCache } from '../fetch/page-cache.js';

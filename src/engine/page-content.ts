@@ -1,7 +1,7 @@
 // What reading returns: the page's common fields, stated once, and the fields a reader of one kind decides.
 import type { ExplainEntry } from '../extract/trace.js';
 import type { SectionFound } from '../extract/extract-article.js';
-import type { LinkTargets } from '../extract/links.js';
+import type { LinkTargets } from '../extract/link-set.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';

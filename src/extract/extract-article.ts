@@ -2,7 +2,8 @@
 // Pure (no network, no config, no clock) so a worker thread can run it with nothing but the HTML and the URL.
 import { renderMarkdown } from './markdown.js';
 import { removeHidden } from './clean-hidden.js';
-import { listLinkTargets, readCanonicalUrl, type LinkTargets } from './links.js';
+import { listLinkTargets, readCanonicalUrl } from './links.js';
+import type { LinkTargets } from './link-set.js';
 import { visibleTextLength } from './block-stats.js';
 import { findMainContent } from './main-content.js';
 import { stripShortcodes } from './shortcodes.js';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { extractArticle } from './extract-article.js';
-import { extractLinks, isSameSite, rankLinks, resolveHref, siteOf, uniqueLinks } from './links.js';
+import { extractLinks, resolveHref } from './links.js';
+import { isSameSite, rankLinks, siteOf, uniqueLinks } from './link-set.js';
 
 const PAGE = 'https://example.com/docs/page';
 

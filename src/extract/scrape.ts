@@ -5,7 +5,8 @@
 import { cleanStrings } from '../clean-text.js';
 import { removeHidden } from './clean-hidden.js';
 import { listHeadings } from './headings.js';
-import { isSameSite, readCanonicalUrl, resolveHref } from './links.js';
+import { readCanonicalUrl, resolveHref } from './links.js';
+import { isSameSite } from './link-set.js';
 import { parsePage } from './parse-page.js';
 import { applySelectors, type SelectOptions } from './select.js';
 import {

@@ -8,12 +8,9 @@ import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import { visibleTextLength } from './block-stats.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH } from './select-limits.js';
 
 type Node = HtmlNode | HtmlDocument;
-
-/** How many `exclude_selectors` one call may give, and how long one selector may be. */
-export const MAX_EXCLUDE_SELECTORS = 20;
-export const MAX_SELECTOR_LENGTH = 500;
 
 const children = (node: Node): Node[] => (node.type === 'tag' || node.type === 'root' ? node.children : []);
 

@@ -1,7 +1,7 @@
 // Whole-line limits for link lists (seed web-tool.md "Length Limiting": in links mode "complete lines are added
 // until adding another full line would exceed the specified limit"), with SPEC "Continuation": a cut list names the
 // start_index that continues it, and the server-wide token cap applies when no smaller limit was given.
-import type { RankedLink } from '../extract/links.js';
+import type { RankedLink } from '../extract/link-set.js';
 import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { truncationSentence } from './notices.js';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { CrawlResult } from '../crawl/commit.js';
 import type { CrawlIO } from '../crawl/crawl-io.js';
-import { crawlSite, type CrawlProgress } from '../crawl/crawl-site.js';
+import type { CrawlProgress } from '../crawl/crawl-site.js';
 import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
@@ -227,6 +227,8 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
   const ioFor = (startUrl: string) => options.io ?? engineCrawlIO(engine, reading, startUrl);
   let result: CrawlResult;
   const notes: string[] = [];
+  // The crawler loads with the first crawl, not with the server (start-up: npm run bench:start).
+  const { crawlSite } = await import('../crawl/crawl-site.js');
   if (args.continue_from !== undefined) {
     const resume = await takeResumeState(store, args.continue_from, config.crawlResumeTtlSeconds);
     result = await crawlSite({ ...resume.scope, ...runtime, resume }, ioFor(resume.scope.url));

@@ -1,7 +1,7 @@
 // The `extract_links` tool of seeds/url-reader-architecture.md: every link of a page, resolved to absolute,
 // categorised internal (same site) / external, filtered, as a Markdown list grouped by category with anchor text.
 import { z } from 'zod';
-import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/links.js';
+import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/link-set.js';
 import { limitLines, markdownLink } from '../output/link-list.js';
 import { filteredLinksHeading, noFilteredLinks } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';

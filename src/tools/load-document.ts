@@ -4,7 +4,7 @@ import type { ContentKind } from '../formats/sniff.js';
 import { sniffContent } from '../formats/sniff.js';
 import type { Engine } from '../engine/engine.js';
 import type { LoadOptions } from '../engine/load-page.js';
-import { isSameSite, rankLinks, type ExtractedLinks, type RankedLink } from '../extract/links.js';
+import { isSameSite, rankLinks, type ExtractedLinks, type RankedLink } from '../extract/link-set.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { ageSeconds } from '../output/page-text.js';
 import { detectEmptyOutcome, looksScriptBuilt, type Outcome } from '../outcome.js';

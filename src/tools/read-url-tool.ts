@@ -2,7 +2,7 @@
 // header (title, final URL, word and token count, status), cut at `max_length` (DEFAULT_MAX_LENGTH), optionally
 // followed by the page's links. start_index continues a cut result from the same cached snapshot.
 import type { PageContent } from '../engine/page-content.js';
-import { isWebUrl, uniqueLinks } from '../extract/links.js';
+import { isWebUrl, uniqueLinks } from '../extract/link-set.js';
 import { markdownLink } from '../output/link-list.js';
 import { checkStartIndex, sliceContent, truncationNotice } from '../output/truncate.js';
 import { EXTRACTION_FAILED_NOTICE, sectionLine, selectorMatchedNothing } from '../output/notices.js';

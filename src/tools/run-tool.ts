@@ -66,8 +66,9 @@ export function argumentsSchema(tool: AnyTool) {
   return z.strictObject(tool.inputShape);
 }
 
-export function parseArguments(tool: AnyTool, args: unknown): Record<string, unknown> {
-  const parsed = argumentsSchema(tool).safeParse(args ?? {});
+/** The arguments checked by the tool's schema; async, as some checks load their engine on first use (selectors). */
+export async function parseArguments(tool: AnyTool, args: unknown): Promise<Record<string, unknown>> {
+  const parsed = await argumentsSchema(tool).safeParseAsync(args ?? {});
   if (!parsed.success) throw describeArgumentError(tool, parsed.error);
   return parsed.data;
 }
@@ -90,7 +91,7 @@ export function cleanOutput(output: ToolOutput): ToolOutput {
 
 export async function runTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<ToolOutput> {
   try {
-    return cleanOutput(await tool.run(parseArguments(tool, args), context));
+    return cleanOutput(await tool.run(await parseArguments(tool, args), context));
   } catch (error) {
     return cleanOutput(failureOutput(error));
   }

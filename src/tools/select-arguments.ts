@@ -1,14 +1,16 @@
 // The arguments that choose parts of a page (issue 14 items 3 and 4): `selector` and `exclude_selectors` on the tools
 // that read a page's content (fetch, read_url, web, web_scraper, crawl), `section` on fetch and read_url. The
 // schemas compile each selector with the same engine that runs it (src/extract/select.ts), so a bad one is refused
-// before anything is fetched.
+// before anything is fetched. The check is async: css-select loads with the first selector given, not with the
+// server (start-up, npm run bench:start); every front door parses arguments with parseAsync (run-tool.ts, the SDK).
 import { z } from 'zod';
-import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH, selectorProblem } from '../extract/select.js';
+import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH } from '../extract/select-limits.js';
 import { boundedString } from './arguments.js';
 
 export const selectorArgument = z
   .string({ error: 'selector must be a CSS selector (a string)' })
-  .superRefine((value, context) => {
+  .superRefine(async (value, context) => {
+    const { selectorProblem } = await import('../extract/select.js');
     const problem = selectorProblem('selector', value);
     if (problem) context.addIssue({ code: 'custom', message: problem });
   })
@@ -23,7 +25,8 @@ export const excludeSelectorsArgument = z
     error: 'exclude_selectors must be a list of CSS selectors (strings)',
   })
   .max(MAX_EXCLUDE_SELECTORS, { error: `exclude_selectors takes at most ${MAX_EXCLUDE_SELECTORS} selectors` })
-  .superRefine((values, context) => {
+  .superRefine(async (values, context) => {
+    const { selectorProblem } = await import('../extract/select.js');
     for (const value of values) {
       const problem = selectorProblem('exclude_selectors', value);
       if (problem) context.addIssue({ code: 'custom', message: problem });

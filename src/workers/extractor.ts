@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { Article } from '../extract/extract-article.js';
-import type { ExtractedLinks } from '../extract/links.js';
+import type { ExtractedLinks } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import type { SelectOptions } from '../extract/select.js';
 import { createWorkerPool } from './pool.js';

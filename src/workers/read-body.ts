@@ -12,7 +12,7 @@ import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
 import { extractArticle, type SectionFound } from '../extract/extract-article.js';
 import type { SelectOptions } from '../extract/select.js';
-import type { ExtractedLinks, LinkTargets } from '../extract/links.js';
+import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
 import { disarmMarkdownLinks } from '../formats/disarm-markdown.js';
