@@ -140,7 +140,13 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUr
     // links followed, from its rendered DOM.
     async readPage(url, signal) {
       const credentials = headers && new URL(url).origin === origin ? { headers } : {};
-      const page = await engine.readPage(url, { ...reading, ...credentials, signal, withLinks: true });
+      const page = await engine.readPage(url, {
+        ...reading,
+        ...credentials,
+        signal,
+        withLinks: true,
+        userAgent: engine.config.crawlerUserAgent, // by its own name (site-files.ts), rendered or not
+      });
       return {
         finalUrl: page.finalUrl,
         title: page.title,
