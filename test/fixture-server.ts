@@ -407,6 +407,15 @@ function compile(path: string): RegExp {
   return new RegExp(`^${pattern}$`);
 }
 
+/** A loopback port that was just free: connecting to it is refused (a site that is down). */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startFixtureServer(): Promise<FixtureServer> {
   const routes: Array<{ pattern: RegExp; handler: RouteHandler }> = BUILT_IN_ROUTES.map(([path, handler]) => ({
     pattern: compile(path),
