@@ -2,13 +2,14 @@
 // variables, and it does so once: everything below receives a Config. Flags win over the environment; a bad
 // value is a start-up error naming the variable.
 import { InvalidArgumentError } from './errors.js';
-import { VERSION } from './version.js';
+import { REPOSITORY_URL, VERSION } from './version.js';
 import { RENDER_POLICIES, type RenderPolicy } from './outcome.js';
 
 export type RobotsPolicy = 'always' | 'crawl' | 'never';
 
 export interface Config {
-  readonly userAgent: string; // USER_AGENT
+  readonly userAgent: string; // USER_AGENT: the single-page tools' User-Agent (a browser-like default)
+  readonly crawlerUserAgent: string; // USER_AGENT when set, else PRODUCT_USER_AGENT: what crawl and map send
   readonly defaultMaxLength: number; // DEFAULT_MAX_LENGTH, characters (read_url)
   readonly defaultMaxTokens: number; // DEFAULT_MAX_TOKENS, crawl budget
   readonly fetchTimeoutMs: number; // FETCH_TIMEOUT, one deadline over connect + headers + body
@@ -46,8 +47,18 @@ export interface Config {
   readonly httpMaxBodyBytes: number; // WEB_READER_MAX_BODY_SIZE, request body limit (413)
 }
 
-/** The product's honest name, used when a bot wall refuses the browser-like default. */
-export const PRODUCT_USER_AGENT = `web-reader/${VERSION}`;
+/**
+ * The crawler's name: the product token of its User-Agent and the robots.txt group it obeys (RFC 9309 §2.2.1: a
+ * crawler matches groups by the product token it sends). src/fetch/robots.ts reads it from the crawler's UA.
+ */
+export const PRODUCT_TOKEN = 'web-reader';
+
+/**
+ * The product's honest User-Agent (RFC 9110 §10.1.5: product/version, then a comment): what `crawl` and `map` send
+ * unless USER_AGENT is set, and the one retry after a bot wall refused the browser-like default. The URL in the
+ * comment lets a site owner find out who reads their site and how to name it in robots.txt.
+ */
+export const PRODUCT_USER_AGENT = `${PRODUCT_TOKEN}/${VERSION} (+${REPOSITORY_URL})`;
 
 // A current Firefox release string: many sites serve degraded or challenge pages to unknown agents.
 export const DEFAULT_USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0';
@@ -122,8 +133,10 @@ export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE
 
 export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
   const maxResponseBytes = integer(env, 'MAX_RESPONSE_SIZE', 10485760, CONFIG_BOUNDS.maxResponseBytes);
+  const userAgent = env.USER_AGENT?.trim() || undefined;
   const fromEnv: Config = {
-    userAgent: env.USER_AGENT?.trim() || DEFAULT_USER_AGENT,
+    userAgent: userAgent ?? DEFAULT_USER_AGENT,
+    crawlerUserAgent: userAgent ?? PRODUCT_USER_AGENT,
     defaultMaxLength: integer(env, 'DEFAULT_MAX_LENGTH', 50000, 0),
     defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 100000, 1),
     fetchTimeoutMs: integer(env, 'FETCH_TIMEOUT', 10000, CONFIG_BOUNDS.fetchTimeoutMs),
@@ -163,9 +176,14 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
   };
   const { allowPrivateHosts, ...rest } = flags;
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
+  // One rule for both agents: a User-Agent the user gives (--user-agent over USER_AGENT) is sent by every tool; by
+  // default single-page tools look like a browser and the crawler says who it is.
+  const givenUserAgent = flags.userAgent?.trim() || undefined;
   return {
     ...fromEnv,
     ...defined,
+    userAgent: givenUserAgent ?? fromEnv.userAgent,
+    crawlerUserAgent: flags.crawlerUserAgent ?? givenUserAgent ?? fromEnv.crawlerUserAgent,
     // The render cap follows MAX_RESPONSE_SIZE whichever way that came, unless it was set itself.
     renderMaxBytes:
       flags.renderMaxBytes ??

@@ -1,10 +1,11 @@
 // `web-reader crawl` as a person uses it: the built binary against the generated loopback site.
-import { spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addCrawlSite, addSlowTree, crawlSitePaths } from './crawl-site.js';
+import { closedPort } from './fixture-server.js';
 import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 import { runCli, type CliRun } from './run-cli.js';
@@ -99,6 +100,50 @@ describe('web-reader crawl', () => {
     const run = await cli(['crawl', server.url('/status/500')]);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain('HTTP_STATUS');
+  });
+
+  it('says a site that refuses connections could not be read: an error, not robots.txt, not "every URL visited"', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/`;
+    const cliEnv = { ...env(), ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${port}` };
+    const text = await runCli(['crawl', url], cliEnv, { timeoutMs: 30_000 });
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(
+      new RegExp(`- Stopped: nothing could be read: the start page failed \\(CONNECT_FAILED: Failed to connect to `),
+    );
+    expect(text.stdout).toContain(`### Errors (1)\n\n- ${url} — CONNECT_FAILED: Failed to connect to ${url}robots.txt`);
+    expect(text.stdout).not.toContain('Skipped for robots.txt');
+    expect(text.stdout).not.toContain('every URL in scope was visited');
+
+    const json = await runCli(['crawl', url, '--json'], cliEnv, { timeoutMs: 30_000 });
+    const result = JSON.parse(json.stdout) as CrawlToolResult;
+    expect(result).toMatchObject({ status: 'error', stop_reason: 'frontier_empty', pages_read: 0 });
+    expect(result.skipped.robots).toEqual([]);
+    expect(result.skipped.errors).toEqual([expect.objectContaining({ url, code: 'CONNECT_FAILED' })]);
+  });
+
+  it('draws a progress line that fits a 40-column terminal and shows the page being read before the first is in', async () => {
+    // A real pseudo-terminal (util-linux script), 40 columns wide: what a person sees.
+    const command = `stty cols 40 rows 20; exec '${process.execPath}' '${CLI_PATH}' crawl '${server.url('/p/0')}' --max-pages 3`;
+    const screen = await new Promise<string>((resolve, reject) =>
+      execFile('script', ['-qec', command, '/dev/null'], { env: env(), timeout: 30_000 }, (error, stdout) =>
+        error ? reject(error) : resolve(stdout),
+      ),
+    );
+    const paints = screen
+      .split('\r\x1b[2K')
+      .slice(1)
+      .map((paint) => paint.split(/[\r\n]/)[0]!);
+    expect(paints.length).toBeGreaterThan(2);
+    for (const line of paints) expect(line.length, line).toBeLessThanOrEqual(39);
+    expect(paints[0]).toBe('0s · starting');
+    // Before any page was counted, the line already said which page was being read.
+    const firstCount = paints.findIndex((line) => / pages/.test(line));
+    expect(paints.slice(0, firstCount)).toContainEqual(
+      expect.stringMatching(/^\d+s · reading 127\.0\.0\.1:\d+\/p\/0$/),
+    );
+    expect(paints.at(-1)).toMatch(/^3\/3 pages · /);
+    expect(screen).toContain('## [3] Page 2');
   });
 
   it('stops at --max-seconds, prints how to continue, and --continue ID reads the rest', async () => {

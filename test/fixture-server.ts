@@ -7,7 +7,7 @@
 //   ...
 //   await server.close();
 import { readFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,8 @@ export interface FixtureServer {
   url(path: string): string;
   /** Requests received so far for a path: by pathname ('/html'), or exactly when the argument has a query. */
   hits(path: string): number;
+  /** The headers of each request for a path (by pathname), in arrival order: who asked, with what User-Agent. */
+  requestHeaders(path: string): IncomingHttpHeaders[];
   /** TCP connections accepted so far (keep-alive reuses one for several requests). */
   connections(): number;
   /** Adds a route (exact path, or with :params as in '/thing/:id'); later routes win over earlier and built-in ones. */
@@ -405,6 +407,15 @@ function compile(path: string): RegExp {
   return new RegExp(`^${pattern}$`);
 }
 
+/** A loopback port that was just free: connecting to it is refused (a site that is down). */
+export async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startFixtureServer(): Promise<FixtureServer> {
   const routes: Array<{ pattern: RegExp; handler: RouteHandler }> = BUILT_IN_ROUTES.map(([path, handler]) => ({
     pattern: compile(path),
@@ -412,10 +423,14 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   }));
   const hitCounts = new Map<string, number>();
   const count = (key: string) => hitCounts.set(key, (hitCounts.get(key) ?? 0) + 1);
+  const headersByPath = new Map<string, IncomingHttpHeaders[]>();
 
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', `http://${req.headers.host ?? '127.0.0.1'}`);
     count(url.pathname);
+    const seen = headersByPath.get(url.pathname);
+    if (seen) seen.push(req.headers);
+    else headersByPath.set(url.pathname, [req.headers]);
     if (url.search !== '') count(url.pathname + url.search);
     for (const { pattern, handler } of routes) {
       const match = pattern.exec(url.pathname);
@@ -444,6 +459,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     port,
     url: (path) => `http://${hostPort}${path.startsWith('/') ? '' : '/'}${path}`,
     hits: (path) => hitCounts.get(path) ?? 0,
+    requestHeaders: (path) => headersByPath.get(path) ?? [],
     connections: () => connections,
     route(path, handler) {
       routes.unshift({ pattern: compile(path), handler });

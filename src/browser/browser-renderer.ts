@@ -38,6 +38,8 @@ export interface RenderOptions {
   readonly waitFor?: string | undefined;
   /** All bytes the render may download; RENDER_MAX_SIZE by default. */
   readonly maxBytes?: number | undefined;
+  /** The page's User-Agent (the crawler's own, for a crawl); else USER_AGENT, or a Chrome-like one by default. */
+  readonly userAgent?: string | undefined;
 }
 
 export interface RenderResult {
@@ -188,7 +190,9 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       entry = await bounded(getBrowser(executablePath, Math.min(LAUNCH_TIMEOUT_MS, Math.max(1, remaining()))));
       const egress = await getProxy();
       session = egress.openSession({ maxBytes: options.maxBytes ?? config.renderMaxBytes });
-      context = await bounded(newContext(entry.launched.browser, egress.url, session, entry.userAgent));
+      context = await bounded(
+        newContext(entry.launched.browser, egress.url, session, options.userAgent ?? entry.userAgent),
+      );
       const page = await bounded(context.newPage());
       // Pop-ups are closed at once: only the page we opened is read.
       context.on('page', (other) => {

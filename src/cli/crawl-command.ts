@@ -6,13 +6,13 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CrawlResult } from '../crawl/commit.js';
-import type { CrawlProgress } from '../crawl/crawl-site.js';
 import { createFileResumeStore } from '../crawl/resume-store.js';
 import type { Engine } from '../engine/engine.js';
 import { renderCrawl, renderCrawlSummary } from '../output/crawl-report.js';
 import { cliCrawlContinueLine } from '../output/notices.js';
-import { crawlTool, crawlToolResult, runCrawl, type CrawlArguments } from '../tools/crawl-tool.js';
+import { crawlTool, crawlToolResult, runCrawl, type CrawlArguments, type CrawlRun } from '../tools/crawl-tool.js';
 import { parseArguments } from '../tools/run-tool.js';
+import { startProgressDisplay } from './crawl-progress.js';
 
 export interface CrawlCommandOptions {
   /** Where to start; absent with `continueFrom`. */
@@ -54,18 +54,6 @@ export interface CrawlCommandResult {
 /** Stopped crawls between CLI runs: one JSON file each, private to the user (see resume-store.ts). */
 export function defaultResumeDir(): string {
   return join(tmpdir(), `web-reader-crawls-${process.getuid?.() ?? 'user'}`);
-}
-
-const BAR_WIDTH = 24;
-
-function progressBar(progress: CrawlProgress): string {
-  // The bar fills with whichever limit is nearer: pages or tokens.
-  const share = Math.min(1, Math.max(progress.pagesRead / progress.maxPages, progress.tokensUsed / progress.maxTokens));
-  const filled = Math.round(share * BAR_WIDTH);
-  return (
-    `\r\x1b[2K[${'#'.repeat(filled)}${'.'.repeat(BAR_WIDTH - filled)}] ${progress.pagesRead}/${progress.maxPages} pages` +
-    ` · ${progress.tokensUsed}/${progress.maxTokens} tokens · ${progress.frontierSize} queued`
-  );
 }
 
 /** A file name for the n-th page: its number, then its path as a slug ("003-docs-getting-started.md"). */
@@ -115,15 +103,20 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...(options.selector !== undefined ? { selector: options.selector } : {}),
     ...(options.excludeSelectors !== undefined ? { exclude_selectors: options.excludeSelectors } : {}),
   })) as CrawlArguments;
-  const showBar = options.stderr.isTTY === true;
-  const run = await runCrawl(engine, args, {
-    signal: options.signal,
-    resumeStore: createFileResumeStore(options.resumeDir ?? defaultResumeDir(), {
-      ttlSeconds: engine.config.crawlResumeTtlSeconds,
-    }),
-    onProgress: showBar ? (progress) => options.stderr.write(progressBar(progress)) : undefined,
-  });
-  if (showBar) options.stderr.write('\n');
+  // A progress line only on a terminal (crawl-progress.ts); its timer ends however the crawl does.
+  const display = options.stderr.isTTY === true ? startProgressDisplay(options.stderr) : undefined;
+  let run: CrawlRun;
+  try {
+    run = await runCrawl(engine, args, {
+      signal: options.signal,
+      resumeStore: createFileResumeStore(options.resumeDir ?? defaultResumeDir(), {
+        ttlSeconds: engine.config.crawlResumeTtlSeconds,
+      }),
+      ...(display && { onProgress: display.update, onVisit: display.visiting }),
+    });
+  } finally {
+    display?.stop();
+  }
   const { result, notes, continueFrom } = run;
   const hint = continueFrom && cliCrawlContinueLine(continueFrom);
   if (options.out !== undefined) {

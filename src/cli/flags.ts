@@ -261,7 +261,12 @@ export const FLAGS = {
     help: 'with --http, require Authorization: Bearer T (WEB_READER_TOKEN)',
     commands: ['serve'],
   },
-  'user-agent': { type: 'string', value: 'UA', help: 'User-Agent header (USER_AGENT)', commands: 'every' },
+  'user-agent': {
+    type: 'string',
+    value: 'UA',
+    help: "User-Agent (USER_AGENT; default a browser's, and web-reader/VERSION (+repository) for crawl and map)",
+    commands: 'every',
+  },
   timeout: {
     type: 'string',
     value: 'MS',

@@ -48,6 +48,8 @@ export interface CrawlResult {
   readonly stopReason: StopReason;
   /** With stop reason time_limit or stopped and work left: where to continue from. */
   readonly resume?: CrawlState;
+  /** The start page's final URL when this call moved the crawl's scope to its host (crawl-site.ts land). */
+  readonly landedUrl?: string;
   readonly skipped: {
     readonly robots: SkippedUrl[];
     readonly scope: SkippedUrl[];
@@ -76,6 +78,7 @@ export interface CrawlEnd {
   readonly timeLimitMs: number | undefined;
   readonly stopReason: StopReason;
   readonly resume: CrawlState | undefined;
+  readonly landedUrl?: string;
 }
 
 export interface Commit {
@@ -169,6 +172,7 @@ export function createCommit({ frontier, maxTokens, maxPages, earlier }: CommitO
       timeLimitMs: end.timeLimitMs,
       stopReason: end.stopReason,
       ...(end.resume ? { resume: end.resume } : {}),
+      ...(end.landedUrl !== undefined ? { landedUrl: end.landedUrl } : {}),
       skipped,
     }),
   };

@@ -10,11 +10,12 @@
 // set, budget spent — is returned as a CrawlState, plain data, from which a later call resumes the same crawl.
 import { createCommit, type CrawlResult, type StopReason } from './commit.js';
 import type { CrawlIO } from './crawl-io.js';
-import { createFrontier, scopeOf, type CrawlScope, type CrawlState } from './frontier.js';
+import { createFrontier, scopeOf, type CrawlEntry, type CrawlScope, type CrawlState } from './frontier.js';
 import { normalizeUrl } from './normalize-url.js';
 import { createPoliteness } from './politeness.js';
 import { readSitemaps } from './read-sitemaps.js';
 import { createScheduler } from './scheduler.js';
+import { isAllowedHost } from './url-scope.js';
 import { createVisit, type VisitResult } from './visit.js';
 
 export interface CrawlOptions extends CrawlScope {
@@ -27,6 +28,8 @@ export interface CrawlOptions extends CrawlScope {
   /** Continue a crawl a time limit or a stop ended (its scope and budgets replace this one's). */
   readonly resume?: CrawlState;
   readonly onProgress?: (progress: CrawlProgress) => void;
+  /** A URL's visit begins (robots.txt, then its page): what a progress line says is being read. */
+  readonly onVisit?: (url: string) => void;
 }
 
 export interface CrawlProgress {
@@ -67,13 +70,22 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
   });
   let firstRequestMade!: () => void;
   const firstRequest = new Promise<void>((resolve) => (firstRequestMade = resolve));
-  const visit = createVisit({
+  const visitEntry = createVisit({
     io,
     politeness,
     respectRobots: options.respectRobots,
     signal,
     onRequest: () => firstRequestMade(),
   });
+  // The crawl's scope as a continuation keeps it: the start page may move it (land below).
+  let scope = scopeOf(options);
+  let landedUrl: string | undefined;
+  const visit = async (entry: CrawlEntry): Promise<VisitResult> => {
+    options.onVisit?.(entry.url);
+    const result = await visitEntry(entry);
+    land(result); // before the scheduler sees the result: no link of the start page is judged by the old scope
+    return result;
+  };
   const scheduler = createScheduler({
     frontier,
     visit,
@@ -89,12 +101,30 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
   // page's links. A continuation whose first call stopped before the sitemaps were merged reads them again (from
   // the cache).
   let sitemapsMerged = resume?.sitemapsMerged ?? false;
+  const sitemapsOf = (siteUrl: string, after: Promise<void> = Promise.resolve()): Promise<string[]> => {
+    const urls = after.then(() => readSitemaps({ startUrl: siteUrl, scope: options, io, politeness, signal }));
+    urls.catch(() => undefined); // awaited in commitNext, or abandoned when the crawl halts first
+    return urls;
+  };
   // The sitemap is asked for after the first page of this call: on one host, with PER_DOMAIN_INTERVAL between
   // requests, asking first would hold the start page back by a whole interval — a page a short max_seconds misses.
-  const sitemapUrls = sitemapsMerged
-    ? Promise.resolve([])
-    : firstRequest.then(() => readSitemaps({ startUrl, scope: options, io, politeness, signal }));
-  sitemapUrls.catch(() => undefined); // awaited in commitNext, or abandoned when the crawl halts first
+  let sitemapUrls = sitemapsMerged ? Promise.resolve([]) : sitemapsOf(scope.landedUrl ?? startUrl, firstRequest);
+
+  // A start URL that redirects to another host (www → apex, an old domain) when the caller named no allowed_domains:
+  // the crawl is of the site it landed on, so the landed host replaces the start host in scope (a host already in
+  // scope, a sub-domain say, changes nothing), and its sitemaps are read instead of the start host's. A continuation
+  // keeps the moved scope. Decided once, by the start page's own result.
+  function land(result: VisitResult): void {
+    if (!scope.followStartRedirect || result.entry.url !== startUrl || result.entry.depth !== 0) return;
+    scope = { ...scope, followStartRedirect: false };
+    if (result.kind !== 'page') return;
+    const landed = new URL(result.page.finalUrl);
+    if (isAllowedHost(landed.hostname, scope.allowedDomains)) return;
+    landedUrl = normalizeUrl(landed.href) ?? landed.href;
+    scope = { ...scope, allowedDomains: [landed.hostname.replace(/\.$/, '')], landedUrl };
+    frontier.moveScope(scope.allowedDomains);
+    if (!sitemapsMerged) sitemapUrls = sitemapsOf(landedUrl);
+  }
 
   function report(): void {
     processed++;
@@ -139,7 +169,7 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     if (left.length > 0 || !sitemapsMerged) {
       resumeState = {
         version: 1,
-        scope: scopeOf(options),
+        scope,
         frontier: left,
         ...frontier.state(),
         pagesRead: commit.pagesRead(),
@@ -166,5 +196,6 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     timeLimitMs: options.timeLimitMs,
     stopReason,
     resume: resumeState,
+    ...(landedUrl !== undefined && { landedUrl }),
   });
 }

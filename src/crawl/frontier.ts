@@ -24,6 +24,13 @@ export interface CrawlScope {
   readonly excludePatterns: readonly string[];
   readonly respectRobots: boolean;
   readonly concurrency: number;
+  /**
+   * `allowedDomains` is the start URL's host because the caller named none: when the start page lands on a host
+   * outside it (www → apex), the crawl's scope moves there (crawl-site.ts). Cleared once the start page is read.
+   */
+  readonly followStartRedirect?: boolean;
+  /** The start page's final URL when it landed on another host: its sitemaps are that site's. */
+  readonly landedUrl?: string;
 }
 
 /**
@@ -59,6 +66,8 @@ export function scopeOf(options: CrawlScope): CrawlScope {
     excludePatterns: [...options.excludePatterns],
     respectRobots: options.respectRobots,
     concurrency: options.concurrency,
+    ...(options.followStartRedirect && { followStartRedirect: true }),
+    ...(options.landedUrl !== undefined && { landedUrl: options.landedUrl }),
   };
 }
 
@@ -95,10 +104,12 @@ export interface Frontier {
   markRead(aliases: readonly string[], url: string): void;
   /** The parts of a CrawlState the frontier holds. */
   state(): Pick<CrawlState, 'seen' | 'readAs'>;
+  /** Links from now on are judged by these allowed domains (the start page landed on another host). */
+  moveScope(allowedDomains: readonly string[]): void;
 }
 
 export function createFrontier({ startUrl, scope, resume }: FrontierOptions): Frontier {
-  const judge = createScope(scope);
+  let judge = createScope(scope);
   const { maxDepth } = scope;
   const entries: CrawlEntry[] = resume ? [...resume.frontier] : [{ url: startUrl, depth: 0 }];
   let head = 0;
@@ -147,5 +158,8 @@ export function createFrontier({ startUrl, scope, resume }: FrontierOptions): Fr
       aliases.forEach((key) => readAs.set(key, url));
     },
     state: () => ({ seen: [...seen], readAs: [...readAs] }),
+    moveScope(allowedDomains) {
+      judge = createScope({ ...scope, allowedDomains });
+    },
   };
 }

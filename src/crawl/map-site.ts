@@ -129,7 +129,12 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
     const llmsTxt = await io.loadLlmsTxt(start.href, signal);
     for (const entry of llmsTxt?.entries ?? []) add(entry.url, 'llms.txt', entry.title || undefined);
 
-    if (options.respectRobots && !robots.isAllowed(start.href)) {
+    if (options.respectRobots && robots.unreachable) {
+      // The site did not answer at all: not a refusal by robots.txt (and RFC 9309 keeps its pages unread anyway).
+      notes.push(
+        `the site could not be reached, so the start page's links were not read: ${robots.unreachable.message}`,
+      );
+    } else if (options.respectRobots && !robots.isAllowed(start.href)) {
       notes.push('robots.txt disallows the start page, so its links were not read');
     } else {
       try {

@@ -24,6 +24,13 @@ function failureOf(entry: CrawlEntry, error: unknown): VisitResult {
   return { kind: 'error', entry, code, message: errorMessage(error) };
 }
 
+/** A URL whose site's robots.txt could not be reached: listed with that failure, and why the page was not tried. */
+function unreachable(entry: CrawlEntry, failure: { code: string; message: string }): VisitResult {
+  const origin = new URL(entry.url).origin;
+  const why = `no page of ${origin} is fetched while its robots.txt cannot be reached (RFC 9309)`;
+  return { kind: 'error', entry, code: failure.code, message: `${failure.message} — ${why}` };
+}
+
 export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promise<VisitResult> {
   const { io, politeness, signal, onRequest } = options;
   return async (entry) => {
@@ -32,6 +39,9 @@ export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promi
       if (options.respectRobots) {
         const rules = await politeness.robotsFor(entry.url);
         if (!rules.isAllowed(entry.url)) {
+          // A site that did not answer at all (refused, no such host, timed out) is an error, not a robots.txt
+          // refusal, although RFC 9309 §2.3.1.4 keeps its pages unread just the same.
+          if (rules.unreachable) return unreachable(entry, rules.unreachable);
           return { kind: 'robots', entry, reason: rules.disallowAllReason ?? 'disallowed by robots.txt' };
         }
         if (rules.crawlDelaySeconds) await politeness.waitForTurn(entry.url, rules.crawlDelaySeconds);

@@ -2,6 +2,10 @@
 // RESPECT_ROBOTS=always, the page cache, a fetch of the same URL already in flight (shared, reference-counted), the
 // per-host queue (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT), the guarded fetch with its one deadline, and
 // one retry with the honest User-Agent after a bot wall. Reading the snapshot is read-page.ts's job.
+//
+// The User-Agent: USER_AGENT (browser-like by default) unless the call names its own — the crawler's
+// (Config.crawlerUserAgent), for `crawl` and `map`. Not keyed by it: a cached page, or a fetch of the same URL
+// already in flight for another tool, serves the crawler without a request of its own.
 import type { Config } from '../config.js';
 import { PRODUCT_USER_AGENT } from '../config.js';
 import { HttpStatusError } from '../errors.js';
@@ -9,6 +13,7 @@ import { createFetcher } from '../fetch/guarded-fetch.js';
 import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate } from '../fetch/robots-gate.js';
+import { productTokenOf } from '../fetch/robots.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 
@@ -24,6 +29,8 @@ export interface LoadOptions {
    * be served a page fetched with someone's cookie.
    */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Overrides USER_AGENT for this call: the crawler's own (Config.crawlerUserAgent) for `crawl` and `map`. */
+  readonly userAgent?: string;
 }
 
 export interface LoadedPage {
@@ -79,10 +86,15 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   // RESPECT_ROBOTS=always: robots.txt is read through this same loadPage (guard, cache, queue) before any other URL.
   const robots =
     config.respectRobots === 'always'
-      ? createRobotsGate(async (robotsUrl, signal) => {
-          const { page } = await loadPage(robotsUrl, { signal });
-          return io.decodeText(page);
-        }, config.cacheTtlSeconds * 1000)
+      ? createRobotsGate(
+          async (robotsUrl, signal) => {
+            const { page } = await loadPage(robotsUrl, { signal });
+            return io.decodeText(page);
+          },
+          config.cacheTtlSeconds * 1000,
+          Date.now,
+          productTokenOf(config.crawlerUserAgent),
+        )
       : undefined;
 
   // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
@@ -99,6 +111,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     } catch (error) {
       const page = error instanceof HttpStatusError ? error.page : undefined;
       if (!(error instanceof HttpStatusError) || !page || !isBotChallenge(error.status, page.headers)) throw error;
+      if ((options.userAgent ?? config.userAgent) === PRODUCT_USER_AGENT) throw error; // it was us already
       // SPEC "Honest fallback on bot walls": the browser-like default met a challenge; ask once as ourselves.
       return await queuedFetch(url, { ...options, userAgent: PRODUCT_USER_AGENT });
     }

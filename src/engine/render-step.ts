@@ -134,7 +134,12 @@ export function browserPageRenderer(config: Config): PageRenderer {
   return {
     async render(url, options) {
       const deadlineMs = config.renderTimeoutMs;
-      const result = await browser.render(url, { signal: options.signal, deadlineMs, waitFor: options.waitFor });
+      const result = await browser.render(url, {
+        signal: options.signal,
+        deadlineMs,
+        waitFor: options.waitFor,
+        userAgent: options.userAgent,
+      });
       // No main-frame document response (a hash route answered from the page itself): the page was there.
       return { html: result.html, finalUrl: result.finalUrl, status: result.status || 200 };
     },

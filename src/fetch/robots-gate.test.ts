@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HttpStatusError, SecurityError } from '../errors.js';
+import { FetchError, HttpStatusError, SecurityError, TimeoutError } from '../errors.js';
 import { createRobotsGate } from './robots-gate.js';
 import { readRobotsRules } from './robots.js';
 
@@ -14,6 +14,14 @@ describe('readRobotsRules (RFC 9309 §2.3.1)', () => {
     expect(down.isAllowed('https://example.com/a')).toBe(false);
     expect(down.disallowAllReason).toBe('robots.txt answered HTTP 503');
     expect((await read(new Error('reset'))).disallowAllReason).toBe('robots.txt could not be read: reset');
+  });
+
+  it('a site that does not answer is "unreachable", with the failure kept apart from a 5xx answer', async () => {
+    const refused = await read(new FetchError('CONNECT_FAILED', 'u', "Failed to connect to u: 'ECONNREFUSED'"));
+    expect(refused.isAllowed('https://example.com/a')).toBe(false);
+    expect(refused.unreachable).toEqual({ code: 'CONNECT_FAILED', message: "Failed to connect to u: 'ECONNREFUSED'" });
+    expect((await read(new TimeoutError('u', 10))).unreachable?.code).toBe('TIMEOUT');
+    expect((await read(new HttpStatusError('u', 503, 'down'))).unreachable).toBeUndefined();
   });
 
   it('a refused address is thrown, not read as "unreachable"', async () => {

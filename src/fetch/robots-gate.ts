@@ -2,6 +2,7 @@
 // A disallowed URL is refused with ROBOTS_DENIED (status `robots_denied`) before any request for it is made.
 // Each origin's rules are kept for CACHE_TTL, so a site without a robots.txt (404, never cached as a page) costs
 // one extra request per origin, not one per read.
+import { PRODUCT_TOKEN } from '../config.js';
 import { SecurityError } from '../errors.js';
 import { readRobotsRules, robotsUrlFor, type RobotsRules } from './robots.js';
 
@@ -9,15 +10,15 @@ import { readRobotsRules, robotsUrlFor, type RobotsRules } from './robots.js';
 const MAX_ORIGINS = 512;
 
 export interface RobotsGate {
-  /** Throws SecurityError ROBOTS_DENIED when the URL's robots.txt disallows it for web-reader. */
+  /** Throws SecurityError ROBOTS_DENIED when the URL's robots.txt disallows it for our product token. */
   check(url: string, signal?: AbortSignal): Promise<void>;
 }
 
 /** The refusal an agent reads: which file said no, and what would help. */
-export function robotsDeniedError(url: string, rules: RobotsRules): SecurityError {
+export function robotsDeniedError(url: string, rules: RobotsRules, productToken = PRODUCT_TOKEN): SecurityError {
   const why = rules.disallowAllReason
     ? `${rules.disallowAllReason}, which RFC 9309 reads as disallowing every URL of the site`
-    : `${robotsUrlFor(url)} disallows it for web-reader`;
+    : `${robotsUrlFor(url)} disallows it for ${productToken}`;
   return new SecurityError(
     'ROBOTS_DENIED',
     url,
@@ -26,11 +27,15 @@ export function robotsDeniedError(url: string, rules: RobotsRules): SecurityErro
   );
 }
 
-/** `readText` reads a robots.txt through the engine's guard, cache and queue; `now` is for tests. */
+/**
+ * `readText` reads a robots.txt through the engine's guard, cache and queue; `now` is for tests; `productToken` names
+ * the group obeyed (src/fetch/robots.ts productTokenOf).
+ */
 export function createRobotsGate(
   readText: (robotsUrl: string, signal?: AbortSignal) => Promise<string>,
   ttlMs: number,
   now: () => number = Date.now,
+  productToken = PRODUCT_TOKEN,
 ): RobotsGate {
   const known = new Map<string, { rules: RobotsRules; expires: number }>();
   return {
@@ -39,13 +44,13 @@ export function createRobotsGate(
       const origin = new URL(url).origin;
       let entry = known.get(origin);
       if (!entry || entry.expires <= now()) {
-        const rules = await readRobotsRules(url, (robotsUrl) => readText(robotsUrl, signal), signal);
+        const rules = await readRobotsRules(url, (robotsUrl) => readText(robotsUrl, signal), signal, productToken);
         entry = { rules, expires: now() + ttlMs };
         known.delete(origin);
         known.set(origin, entry);
         if (known.size > MAX_ORIGINS) known.delete(known.keys().next().value!);
       }
-      if (!entry.rules.isAllowed(url)) throw robotsDeniedError(url, entry.rules);
+      if (!entry.rules.isAllowed(url)) throw robotsDeniedError(url, entry.rules, productToken);
     },
   };
 }

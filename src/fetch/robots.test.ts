@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ALLOW_ALL, disallowAll, parseRobots, robotsUrlFor } from './robots.js';
+import { PRODUCT_USER_AGENT } from '../config.js';
+import { ALLOW_ALL, disallowAll, parseRobots, productTokenOf, robotsUrlFor } from './robots.js';
 
 const ROBOTS = `User-agent: *
 Disallow: /private/
@@ -35,6 +36,28 @@ describe('robots.txt', () => {
       'User-agent: web-reader\nDisallow: /\n\nUser-agent: *\nAllow: /\n',
     );
     expect(rules.isAllowed('https://example.com/a')).toBe(false);
+  });
+
+  it('obeys the group of the User-Agent sent: ours by default, the product token of one the user set', () => {
+    const text = 'User-agent: web-reader\nDisallow: /ours\n\nUser-agent: MyBot\nDisallow: /mine\n';
+    expect(productTokenOf(PRODUCT_USER_AGENT)).toBe('web-reader');
+    const ours = parseRobots('https://example.com/robots.txt', text, productTokenOf(PRODUCT_USER_AGENT));
+    expect([ours.isAllowed('https://example.com/ours'), ours.isAllowed('https://example.com/mine')]).toEqual([
+      false,
+      true,
+    ]);
+    const mine = parseRobots('https://example.com/robots.txt', text, productTokenOf('MyBot/2.0 (+https://me.test)'));
+    expect([mine.isAllowed('https://example.com/ours'), mine.isAllowed('https://example.com/mine')]).toEqual([
+      true,
+      false,
+    ]);
+  });
+
+  it('takes the product token from the start of a User-Agent', () => {
+    expect(productTokenOf('Mozilla/5.0 (X11; Linux x86_64)')).toBe('Mozilla');
+    expect(productTokenOf('Googlebot-Image/1.0')).toBe('Googlebot-Image');
+    expect(productTokenOf('  my_bot')).toBe('my_bot');
+    expect(productTokenOf('1.0 nameless')).toBe('web-reader');
   });
 
   it('has no delay when none is set', () => {

@@ -32,7 +32,23 @@ export function renderCrawlPages(result: CrawlResult): string {
   return result.pages.map((page) => page.section).join('');
 }
 
+/**
+ * A crawl that ran out of URLs without reading one page did not visit "every URL in scope": it could not begin.
+ * What stopped it, from the start URL's own entry (errors before robots.txt: an unreachable site is listed as an error).
+ */
+function nothingRead(result: CrawlResult): string {
+  const { startUrl, skipped } = result;
+  const failed = skipped.errors.find((entry) => entry.url === startUrl);
+  if (failed) return `nothing could be read: the start page failed (${failed.code}: ${failed.message})`;
+  const denied = skipped.robots.find((entry) => entry.url === startUrl);
+  if (denied) return `nothing could be read: robots.txt disallows the start page (${denied.reason})`;
+  return 'nothing could be read (see the lists below)';
+}
+
 function stopLine(result: CrawlResult): string {
+  if (result.stopReason === 'frontier_empty' && result.earlier.pages + result.pages.length === 0) {
+    return `- Stopped: ${nothingRead(result)}`;
+  }
   const words = STOP_WORDS[result.stopReason];
   if (result.stopReason === 'time_limit' && result.timeLimitMs !== undefined) {
     return `- Stopped: ${words} (max_seconds ${Math.round(result.timeLimitMs / 1000)})`;

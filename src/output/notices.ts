@@ -128,6 +128,16 @@ export function cliReadCutLine(facts: { nextIndex: number; totalLength: number; 
   );
 }
 
+/** A crawl whose start URL redirected to another host, and allowed_domains was not given. */
+export function crawlLandedNote(startUrl: string, landedUrl: string): string {
+  const from = new URL(startUrl).hostname;
+  const to = new URL(landedUrl).hostname;
+  return (
+    `The start URL redirected from ${from} to ${landedUrl}: the crawl followed it and stays on ${to} ` +
+    `(give allowed_domains to choose the domains yourself)`
+  );
+}
+
 // --- ours: selectors and sections (issue 14) ----------------------------------------------------------------------
 
 /** In place of content: the call's `selector` matched no element of the page. */

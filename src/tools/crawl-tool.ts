@@ -15,7 +15,7 @@ import { parseUrlArgument } from '../fetch/url-argument.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
-import { crawlContinueLine, selectorMatchedNothing } from '../output/notices.js';
+import { crawlContinueLine, crawlLandedNote, selectorMatchedNothing } from '../output/notices.js';
 import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
@@ -45,7 +45,9 @@ const inputShape = {
     ),
   allowed_domains: stringList('allowed_domains')
     .optional()
-    .describe("Domains the crawl may visit, sub-domains included (default: the start URL's host)"),
+    .describe(
+      "Domains the crawl may visit, sub-domains included (default: the start URL's host, or the host it redirects to)",
+    ),
   patterns: stringList('patterns')
     .default([])
     .describe(
@@ -106,7 +108,11 @@ const outputShape = {
   total_pages_read: z.number().int().describe('Pages read by this crawl, the calls it continues included'),
   total_tokens_used: z.number().int().describe('Tokens used by this crawl, the calls it continues included'),
   max_seconds: z.number().int().describe('The time limit applied to this call'),
-  stop_reason: z.enum(['frontier_empty', 'max_pages', 'max_tokens', 'time_limit', 'stopped', 'cancelled']),
+  stop_reason: z
+    .enum(['frontier_empty', 'max_pages', 'max_tokens', 'time_limit', 'stopped', 'cancelled'])
+    .describe(
+      'frontier_empty: nothing was left to visit (with status error or robots_denied: not even the start page could be read)',
+    ),
   continue_from: z
     .string()
     .optional()
@@ -140,7 +146,13 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUr
     // links followed, from its rendered DOM.
     async readPage(url, signal) {
       const credentials = headers && new URL(url).origin === origin ? { headers } : {};
-      const page = await engine.readPage(url, { ...reading, ...credentials, signal, withLinks: true });
+      const page = await engine.readPage(url, {
+        ...reading,
+        ...credentials,
+        signal,
+        withLinks: true,
+        userAgent: engine.config.crawlerUserAgent, // by its own name (site-files.ts), rendered or not
+      });
       return {
         finalUrl: page.finalUrl,
         title: page.title,
@@ -179,6 +191,8 @@ export interface RunCrawlOptions {
   /** A graceful stop (server shutdown): the crawl returns what it has, with a continue_from id. */
   readonly stopSignal?: AbortSignal;
   readonly onProgress?: (progress: CrawlProgress) => void;
+  /** A URL's visit begins (the CLI's progress line says what is being read). */
+  readonly onVisit?: (url: string) => void;
   /** Where stopped crawls wait to be continued; by default the engine's in-memory store. */
   readonly resumeStore?: ResumeStore;
   /** Overrides the engine's crawl I/O (tests). */
@@ -220,6 +234,7 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
     stopSignal: options.stopSignal,
     timeLimitMs: args.max_seconds * 1000,
     onProgress: options.onProgress,
+    onVisit: options.onVisit,
   };
   // render, wait_for, max_age and headers apply to this call, like max_seconds; a continuation is given them anew
   // (a resume state never keeps a caller's credentials).
@@ -254,6 +269,8 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
       maxPages: args.max_pages,
       maxDepth: args.max_depth,
       allowedDomains: parseAllowedDomains(args.allowed_domains ?? [start.hostname]),
+      // The start host by default, so where a redirecting start URL lands instead (crawl-site.ts).
+      followStartRedirect: args.allowed_domains === undefined,
       patterns: args.patterns,
       excludePatterns: args.exclude_patterns,
       respectRobots: config.respectRobots !== 'never',
@@ -261,6 +278,7 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
     };
     result = await crawlSite({ ...scope, ...runtime }, ioFor(scope.url));
   }
+  if (result.landedUrl !== undefined) notes.push(crawlLandedNote(result.startUrl, result.landedUrl));
   if (!result.resume) return { result, notes };
   if (result.stopReason === 'stopped' && !store.outlivesProcess) {
     // The server is going away and its resume store with it: an id would not work. Say so instead.
@@ -356,7 +374,8 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
   description:
     'Read a website breadth-first from a URL and return each page as Markdown (title, URL, content) within a token ' +
     'budget that is never exceeded, followed by a summary: pages read, tokens used, and the URLs skipped for ' +
-    'robots.txt, scope, budget or errors. Stays on the start URL host unless allowed_domains says otherwise; ' +
+    'robots.txt, scope, budget or errors. Stays on the start URL host (or the host it redirects to) unless ' +
+    'allowed_domains says otherwise; ' +
     'patterns and exclude_patterns narrow it by path. Returns within max_seconds (default 45) with what it has ' +
     'read; if pages are left, the result gives a continue_from id: call crawl again with just continue_from to read ' +
     'the rest (no page twice, the same budgets).',

@@ -70,7 +70,11 @@ export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAge
     // The engine's per-origin llms.txt, shared with the Markdown twins of readPage: one request per CACHE_TTL.
     loadLlmsTxt: (url, signal) => engine.readLlmsTxt(url, signal),
     async loadPageLinks(url, signal) {
-      const document = await loadDocument(engine, url, { ...startPage, signal });
+      const document = await loadDocument(engine, url, {
+        ...startPage,
+        signal,
+        userAgent: engine.config.crawlerUserAgent, // map walks a site as the crawler does (site-files.ts)
+      });
       return (await documentLinks(engine, document)).links.map((link) => link.url);
     },
   };

@@ -12,6 +12,7 @@ import {
   PRIVATE_LINK,
   type CrawlSiteOptions,
 } from '../crawl-site.js';
+import { closedPort } from '../fixture-server.js';
 import { useMcpSession } from './session.js';
 
 // countTokens is synchronous: the encoding it uses is loaded once, here.
@@ -247,6 +248,18 @@ describe('crawl over MCP', () => {
     })) as CallToolResult;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain(`- ${server.url('/status/500')} — HTTP_STATUS:`);
+  });
+
+  it('lists a site that refuses connections under errors, and says the start page failed', async () => {
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/`;
+    const { client } = await connect({ ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${port}` });
+    const result = (await client.callTool({ name: 'crawl', arguments: { url } })) as CallToolResult;
+    expect(result.isError).toBe(true);
+    const text = textOf(result);
+    expect(text).toContain('- Stopped: nothing could be read: the start page failed (CONNECT_FAILED: ');
+    expect(text).toContain(`### Errors (1)\n\n- ${url} — CONNECT_FAILED: `);
+    expect(text).not.toContain('Skipped for robots.txt');
   });
 
   it('names the argument when one is wrong', async () => {

@@ -1,6 +1,6 @@
 // The fetch tool through a real MCP client over stdio, against the loopback fixture server.
-import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { closedPort } from '../fixture-server.js';
 import { useMcpSession } from './session.js';
 import { html } from './site-pages.js';
 
@@ -28,16 +28,7 @@ ${Array.from({ length: 4 }, (_, i) => `<p>[vc_row]Note ${i + 1}: the spring tide
 <p><a href="/signup">Sign up for the weekly tide letter</a></p>
 </article></main></body></html>`;
 
-let closedPort: number;
-
-/** A loopback port that was just free: connecting to it is refused. */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
+let refusingPort: number;
 
 const { server, session } = useMcpSession({
   tools: 'fetch',
@@ -45,9 +36,9 @@ const { server, session } = useMcpSession({
     server.route('/article', html(ARTICLE));
     server.route('/shell', html(SHELL));
     server.route('/cleaned', html(CLEANED));
-    closedPort = await freePort();
+    refusingPort = await closedPort();
   },
-  env: (server) => ({ ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${closedPort}`, FETCH_TIMEOUT: '3000' }),
+  env: (server) => ({ ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${refusingPort}`, FETCH_TIMEOUT: '3000' }),
 });
 
 describe('tools/list', () => {
@@ -182,7 +173,7 @@ describe('fetch', () => {
   });
 
   it('reports a refused connection in the seed wording', async () => {
-    const url = `http://127.0.0.1:${closedPort}/`;
+    const url = `http://127.0.0.1:${refusingPort}/`;
     const result = await session.call('fetch', { url });
     expect(result.isError).toBe(true);
     expect(result.text).toMatch(

@@ -2,6 +2,7 @@
 // headless Chromium's DOM by fetch, read_url, web, web_scraper and crawl over MCP, by the JSON tools API and by the
 // CLI, with `rendered: true`; `render: "never"` and a missing browser keep the static read and say why.
 import { describe, expect, it } from 'vitest';
+import { PRODUCT_USER_AGENT } from '../../src/config.js';
 import { describeWithBrowser, TEST_BROWSER_PATH } from '../browser-available.js';
 import type { FixtureServer } from '../fixture-server.js';
 import { respondWith } from '../fixture-server.js';
@@ -126,6 +127,10 @@ describeWithBrowser('rendering over MCP, with Chromium', (browserPath) => {
       [server.url('/app/two'), true],
     ]);
     expect(result.text).toContain('Page two.');
+    // The crawler names itself in the browser too: /app/two is fetched by this crawl only, read and rendered.
+    const agents = server.requestHeaders('/app/two').map((headers) => headers['user-agent']);
+    expect(agents.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(agents)).toEqual(new Set([PRODUCT_USER_AGENT]));
   });
 
   it('wait_for waits for a selector the page adds after it went quiet', async () => {

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_USER_AGENT, PRODUCT_USER_AGENT, resolveConfig } from './config.js';
+import { REPOSITORY_URL, VERSION } from './version.js';
+
+describe('User-Agent', () => {
+  it('is browser-like for single pages and the product name for the crawler by default', () => {
+    const config = resolveConfig({});
+    expect(config.userAgent).toBe(DEFAULT_USER_AGENT);
+    expect(config.crawlerUserAgent).toBe(`web-reader/${VERSION} (+${REPOSITORY_URL})`);
+    expect(config.crawlerUserAgent).toBe(PRODUCT_USER_AGENT);
+  });
+
+  it('is the one the user set, for every tool: USER_AGENT, or --user-agent over it', () => {
+    const fromEnv = resolveConfig({ USER_AGENT: ' MyBot/2.0 ' });
+    expect([fromEnv.userAgent, fromEnv.crawlerUserAgent]).toEqual(['MyBot/2.0', 'MyBot/2.0']);
+    const fromFlag = resolveConfig({ USER_AGENT: 'MyBot/2.0' }, { userAgent: 'FlagBot/1.0' });
+    expect([fromFlag.userAgent, fromFlag.crawlerUserAgent]).toEqual(['FlagBot/1.0', 'FlagBot/1.0']);
+  });
+
+  it('keeps the defaults when the value is blank', () => {
+    const config = resolveConfig({ USER_AGENT: '  ' }, { userAgent: '' });
+    expect([config.userAgent, config.crawlerUserAgent]).toEqual([DEFAULT_USER_AGENT, PRODUCT_USER_AGENT]);
+  });
+});
