@@ -5,6 +5,7 @@
 //
 //   npm run bench:start                 → 15 interleaved runs of each
 //   npm run bench:start -- --runs 30
+//   node bench/start.mjs --cli /tmp/old/dist/cli/main.js   → another build (e.g. before a change) against the same floor
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
@@ -12,10 +13,10 @@ import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' } } });
+const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cli: { type: 'string' } } });
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL('../', import.meta.url));
-const ours = [`${root}dist/cli/main.js`];
+const ours = [values.cli ?? `${root}dist/cli/main.js`];
 const bare = [`${root}bench/bare-server.mjs`];
 
 const INITIALIZE = `${JSON.stringify({
@@ -80,7 +81,9 @@ const wall = (list) => list.map((time) => time.ms);
 const cpu = (list) => list.map((time) => time.cpu);
 const bareMedian = median(wall(times.bare));
 const oursMedian = median(wall(times.ours));
-console.log(`node bench/start.mjs --runs ${runs} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model}`);
+console.log(
+  `node bench/start.mjs --runs ${runs} ${ours[0]} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model}`,
+);
 console.log('');
 console.log('| server | median ms to answer initialize | min | max | median CPU ms by then |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
