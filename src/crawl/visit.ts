@@ -1,6 +1,7 @@
 // One visit of the crawl: robots.txt and Crawl-delay first (politeness.ts), then the page read through CrawlIO and
 // its links. A failure is a result (listed under errors), except cancellation, which ends the crawl.
 import { errorMessage, WebReaderError } from '../errors.js';
+import { log, logUrl } from '../log.js';
 import type { CrawlFetched, CrawlIO } from './crawl-io.js';
 import type { CrawlEntry } from './frontier.js';
 import type { Politeness } from './politeness.js';
@@ -32,7 +33,9 @@ export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promi
       if (options.respectRobots) {
         const rules = await politeness.robotsFor(entry.url);
         if (!rules.isAllowed(entry.url)) {
-          return { kind: 'robots', entry, reason: rules.disallowAllReason ?? 'disallowed by robots.txt' };
+          const reason = rules.disallowAllReason ?? 'disallowed by robots.txt';
+          log('info', `crawl: skipped ${logUrl(entry.url)}: ${reason}`);
+          return { kind: 'robots', entry, reason };
         }
         if (rules.crawlDelaySeconds) await politeness.waitForTurn(entry.url, rules.crawlDelaySeconds);
       }

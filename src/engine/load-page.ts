@@ -11,6 +11,7 @@ import { createRequestQueue, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate } from '../fetch/robots-gate.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
+import { log, logUrl } from '../log.js';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;
@@ -100,10 +101,16 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
       const page = error instanceof HttpStatusError ? error.page : undefined;
       if (!(error instanceof HttpStatusError) || !page || !isBotChallenge(error.status, page.headers)) throw error;
       // SPEC "Honest fallback on bot walls": the browser-like default met a challenge; ask once as ourselves.
+      log(
+        'info',
+        `${logUrl(url)} answered a bot challenge (HTTP ${error.status}); asking once more as ${PRODUCT_USER_AGENT}`,
+      );
       return await queuedFetch(url, { ...options, userAgent: PRODUCT_USER_AGENT });
     }
   }
 
+  // A fetch shared by concurrent calls runs, and logs, in the context of the call that started it (src/log.ts):
+  // the calls that join it get the page, not its log lines.
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const key = cacheKey(parseUrlArgument(url).href);
     await robots?.check(key, options.signal);

@@ -3,6 +3,7 @@
 // Each origin's rules are kept for CACHE_TTL, so a site without a robots.txt (404, never cached as a page) costs
 // one extra request per origin, not one per read.
 import { SecurityError } from '../errors.js';
+import { log, logUrl } from '../log.js';
 import { readRobotsRules, robotsUrlFor, type RobotsRules } from './robots.js';
 
 /** Origins whose rules are kept at once; the oldest is forgotten first. */
@@ -45,7 +46,10 @@ export function createRobotsGate(
         known.set(origin, entry);
         if (known.size > MAX_ORIGINS) known.delete(known.keys().next().value!);
       }
-      if (!entry.rules.isAllowed(url)) throw robotsDeniedError(url, entry.rules);
+      if (!entry.rules.isAllowed(url)) {
+        log('info', `robots.txt of ${origin} disallows ${logUrl(url)}: refused (RESPECT_ROBOTS=always)`);
+        throw robotsDeniedError(url, entry.rules);
+      }
     },
   };
 }
