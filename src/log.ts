@@ -46,7 +46,8 @@ export function runWithLogSink<T>(sink: LogSink, fn: () => T): T {
  * lines to that call's client.
  */
 export function runOutsideCalls<T>(fn: () => T): T {
-  return callSinks.run(undefined, fn);
+  // Outside a call already (the CLI, the JSON API): nothing to leave, and no storage switched on for nothing.
+  return callSinks.getStore() === undefined ? fn() : callSinks.run(undefined, fn);
 }
 
 /**
@@ -55,6 +56,7 @@ export function runOutsideCalls<T>(fn: () => T): T {
  */
 export function captureLog(): Logger {
   const sink = callSinks.getStore();
+  if (!sink) return (level, message) => runOutsideCalls(() => log(level, message));
   return (level, message) => callSinks.run(sink, () => log(level, message));
 }
 

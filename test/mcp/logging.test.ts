@@ -5,6 +5,7 @@
 // notification a microtask after reading it; a ping round trip after the call guarantees every notification written
 // before the result has been handled (stdio is one ordered stream).
 import {
+  CallToolResultSchema,
   EmptyResultSchema,
   ErrorCode,
   LoggingMessageNotificationSchema,
@@ -17,7 +18,7 @@ import type { StdioSession } from './stdio-client.js';
 type Message = LoggingMessageNotification['params'];
 
 const { server, session, connect } = useMcpSession({
-  tools: 'fetch',
+  tools: 'fetch,crawl',
   setup(site) {
     site.route('/robots.txt', (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
@@ -104,6 +105,26 @@ describe('MCP logging', () => {
       expect.objectContaining({
         level: 'info',
         data: `robots.txt of ${new URL(server.url('/')).origin} disallows ${server.url('/private/page')}: refused (RESPECT_ROBOTS=always)`,
+      }),
+    );
+  });
+
+  it("sends a task crawl's lines (its robots.txt skip) to the session that started it", async () => {
+    await session.client.setLoggingLevel('info');
+    const stream = session.client.experimental.tasks.callToolStream(
+      { name: 'crawl', arguments: { url: server.url('/private/page') } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
+    const kinds: string[] = [];
+    for await (const message of stream) kinds.push(message.type);
+    // Nothing read (the one URL is disallowed), so the task ends failed; its lines are what this test is about.
+    expect([kinds[0], kinds.at(-1)]).toEqual(['taskCreated', 'error']);
+    await session.client.ping();
+    expect(messages).toContainEqual(
+      expect.objectContaining({
+        level: 'info',
+        data: `crawl: skipped ${server.url('/private/page')}: disallowed by robots.txt`,
       }),
     );
   });
