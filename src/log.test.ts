@@ -1,8 +1,18 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { captureLog, escapeLogText, log, logUrl, runOutsideCalls, runWithLogSink, type LogLevel } from './log.js';
+import {
+  captureLog,
+  escapeLogText,
+  log,
+  logUrl,
+  runOutsideCalls,
+  runWithLogSink,
+  setLogLevel,
+  type LogLevel,
+} from './log.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
+  setLogLevel('warn'); // the default: a one-shot command's stderr
 });
 
 describe('escapeLogText', () => {
@@ -16,10 +26,26 @@ describe('escapeLogText', () => {
 describe('log', () => {
   it('writes one record as exactly one line, whatever the message holds', () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    setLogLevel('info'); // as the servers set it
     log('info', 'POST /tools/{name} x\r\n[web-reader] error: forged 404 1ms');
     const line = String(write.mock.calls[0]?.[0]);
     expect(line).toBe('[web-reader] info: POST /tools/{name} x\\r\\n[web-reader] error: forged 404 1ms\n');
     expect(line.split('\n')).toHaveLength(2);
+  });
+});
+
+describe('stderr', () => {
+  it('gets only warnings and errors until a server sets info', () => {
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    setLogLevel('warn');
+    log('info', 'a retry');
+    log('warn', 'a warning');
+    setLogLevel('info');
+    log('info', 'a server line');
+    expect(write.mock.calls.map(([line]) => String(line))).toEqual([
+      '[web-reader] warn: a warning\n',
+      '[web-reader] info: a server line\n',
+    ]);
   });
 });
 
@@ -31,6 +57,7 @@ describe("a call's log sink", () => {
 
   it('gets the lines of its own call, every level and escaped, and async work the call started', async () => {
     const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    setLogLevel('info');
     const call = collect();
     await runWithLogSink(call.sink, async () => {
       log('debug', 'below the stderr threshold\nstill one line');

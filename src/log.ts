@@ -27,8 +27,12 @@ export type LogSink = (level: LogLevel, message: string) => void;
 export type Logger = (level: LogLevel, message: string) => void;
 
 const ORDER: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-let threshold: LogLevel = 'info';
+// stderr's threshold. `warn` for a one-shot command and the library, whose stderr is the user's (errors, --explain,
+// a progress bar): a call's retries and queue waits are for an MCP client that asked (logging/setLevel), not for the
+// terminal. The servers, long-running with an operator reading their log, set `info` when they start.
+let threshold: LogLevel = 'warn';
 
+/** stderr's threshold (a call's MCP client chooses its own). */
 export function setLogLevel(level: LogLevel): void {
   threshold = level;
 }

@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
-import { log } from '../../log.js';
+import { log, setLogLevel } from '../../log.js';
 import { quoteInput } from '../../quote.js';
 import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';
 import { VERSION } from '../../version.js';
@@ -273,6 +273,7 @@ export async function startHttpServer(
  * `web-reader serve --http`: serves until SIGTERM or SIGINT, then shuts down gracefully and closes the engine.
  */
 export async function serveHttp(config: Config, engine: Engine, tools: readonly AnyTool[]): Promise<void> {
+  setLogLevel('info'); // a server's stderr is its operator's log (src/log.ts)
   // Handlers first: a supervisor may send SIGTERM as soon as it sees the start-up line.
   const signalled = new Promise<string>((resolve) => {
     const onTerm = () => stop('SIGTERM');
