@@ -95,6 +95,7 @@ export async function startHttpServer(
   tools: readonly AnyTool[],
   options: HttpServerOptions = {},
 ): Promise<HttpServerHandle> {
+  setLogLevel('info'); // a server's stderr is its operator's log: one line per request (src/log.ts)
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const guardRequest = createRequestGuard(config);
   let closing: Promise<void> | undefined;
@@ -273,7 +274,6 @@ export async function startHttpServer(
  * `web-reader serve --http`: serves until SIGTERM or SIGINT, then shuts down gracefully and closes the engine.
  */
 export async function serveHttp(config: Config, engine: Engine, tools: readonly AnyTool[]): Promise<void> {
-  setLogLevel('info'); // a server's stderr is its operator's log (src/log.ts)
   // Handlers first: a supervisor may send SIGTERM as soon as it sees the start-up line.
   const signalled = new Promise<string>((resolve) => {
     const onTerm = () => stop('SIGTERM');
