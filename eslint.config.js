@@ -11,7 +11,7 @@ const LAYERS = [
   ['engine'],
   ['output'],
   ['tools'],
-  ['server', 'server-tasks', 'transports'],
+  ['server', 'server-tasks', 'server-logging', 'transports'],
   ['cli', 'index'],
 ];
 const FOLDERS = new Set([

@@ -11,7 +11,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from './engine/engine.js';
+import { runWithLogSink } from './log.js';
 import { quoteInput } from './quote.js';
+import { acceptLogLevel, createCallLogSink } from './server-logging.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
 import { argumentsSchema, runTool } from './tools/run-tool.js';
@@ -87,13 +89,15 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
   const server = new Server(
     { name: 'web-reader', title: 'web-reader', version: VERSION },
     {
-      capabilities: { tools: {}, tasks: TASK_CAPABILITIES },
+      capabilities: { tools: {}, tasks: TASK_CAPABILITIES, logging: {} },
       taskStore,
       instructions:
         'web-reader fetches web pages safely and returns clean Markdown of the main content, link lists, ' +
         'structured JSON or whole site sections within a token budget.',
     },
   );
+  // MCP logging (server-logging.ts): the level this server's one client chose; a call's log lines go to it only.
+  const clientLogLevel = acceptLogLevel(server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
@@ -114,19 +118,24 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
       );
     }
     if (requestedTask && extra.taskStore) {
-      // MCP Tasks: answered at once with the task; the tool runs on (see server-tasks.ts).
+      // MCP Tasks: answered at once with the task; the tool runs on (see server-tasks.ts). Its log lines cannot go
+      // on the tools/call's stream, answered already: they go as this session's own notifications (stdio, or the
+      // session's GET stream on HTTP; dropped when the client keeps none open).
+      const taskLog = createCallLogSink((notification) => server.notification(notification), clientLogLevel);
       return startToolTask(
         taskStore,
         requestedTask,
         { ...extra, taskStore: extra.taskStore },
         async (signal, onStatus) =>
           toCallToolResult(
-            await runTool(tool, request.params.arguments, {
-              engine,
-              signal,
-              stopSignal: options.stopSignal,
-              onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
-            }),
+            await runWithLogSink(taskLog, () =>
+              runTool(tool, request.params.arguments, {
+                engine,
+                signal,
+                stopSignal: options.stopSignal,
+                onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+              }),
+            ),
             tool,
           ),
       );
@@ -139,24 +148,28 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     // notifications reference a request in progress). So the result waits for the notifications already sent.
     const sending = new Set<Promise<unknown>>();
     let lastSentAt = -Infinity;
-    const output = await runTool(tool, request.params.arguments, {
-      engine,
-      signal: extra.signal,
-      stopSignal: options.stopSignal,
-      onProgress:
-        progressToken === undefined
-          ? undefined
-          : (progress) => {
-              const sent = extra
-                .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
-                .catch(() => undefined) // the client may be gone; progress is best-effort
-                .finally(() => {
-                  sending.delete(sent);
-                  lastSentAt = performance.now();
-                });
-              sending.add(sent);
-            },
-    }).finally(() => options.calls?.end());
+    // The call's log lines go on its own stream, as its progress does (relatedRequestId): to this client only.
+    const callLog = createCallLogSink((notification) => extra.sendNotification(notification), clientLogLevel);
+    const output = await runWithLogSink(callLog, () =>
+      runTool(tool, request.params.arguments, {
+        engine,
+        signal: extra.signal,
+        stopSignal: options.stopSignal,
+        onProgress:
+          progressToken === undefined
+            ? undefined
+            : (progress) => {
+                const sent = extra
+                  .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
+                  .catch(() => undefined) // the client may be gone; progress is best-effort
+                  .finally(() => {
+                    sending.delete(sent);
+                    lastSentAt = performance.now();
+                  });
+                sending.add(sent);
+              },
+      }),
+    ).finally(() => options.calls?.end());
     await flushProgress(sending, lastSentAt);
     return toCallToolResult(output, tool);
   });

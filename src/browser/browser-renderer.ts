@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Response } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
 import { FetchError, SecurityError, TimeoutError } from '../errors.js';
 import { checkUrl } from '../fetch/index.js';
-import { log } from '../log.js';
+import { log, runOutsideCalls } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
 import { findBrowser, noBrowserHint } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
@@ -95,15 +95,18 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
   let current: RunningBrowser | undefined;
   let closed = false;
 
+  // The proxy and the browser serve every call but start during one: they start outside any call's log context,
+  // else their event handlers would send later lines (another call's refused connections, the browser's exit) to
+  // the client of the call that happened to start them (src/log.ts).
   function getProxy(): Promise<EgressProxy> {
-    proxy ??= startEgressProxy({ allowPrivateHosts: config.allowPrivateHosts });
+    proxy ??= runOutsideCalls(() => startEgressProxy({ allowPrivateHosts: config.allowPrivateHosts }));
     return proxy;
   }
 
   /** The running browser, or one launch shared by every render that asks while it starts. */
   function getBrowser(executablePath: string, timeoutMs: number): Promise<RunningBrowser> {
     if (current && !current.dead) return Promise.resolve(current);
-    launching ??= (async () => {
+    launching ??= runOutsideCalls(async () => {
       const { url: proxyUrl } = await getProxy();
       const launched = await launchBrowser({ executablePath, proxyUrl, timeoutMs });
       // A browser-like default agent: the configured default names Firefox, which a Chromium engine contradicts.
@@ -120,7 +123,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       if (closed) replace(entry); // closed while it started
       current = entry;
       return entry;
-    })().finally(() => {
+    }).finally(() => {
       launching = undefined; // a failed launch is retried by the next render
     });
     return launching;

@@ -27,7 +27,7 @@ import {
   resolveCheckedAddresses,
   type LookupAddresses,
 } from '../fetch/index.js';
-import { log } from '../log.js';
+import { captureLog, type Logger } from '../log.js';
 import {
   absoluteUrl,
   credentialsOf,
@@ -84,6 +84,12 @@ interface Session extends EgressSession {
   closed: boolean;
   readonly sockets: Set<Duplex>;
   readonly abort: AbortController;
+  /**
+   * The log of the call whose render this session serves. The proxy's socket handlers run in the context the
+   * proxy started in (none: browser-renderer.ts starts it outside any call), so a line about this render's
+   * connections goes to this render's client only through this (src/log.ts).
+   */
+  readonly log: Logger;
 }
 
 /** A value for a log line: bounded, since it comes from a page. */
@@ -152,7 +158,10 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
       session.downloadedBytes += chunk.length;
       if (session.downloadedBytes > session.maxBytes && !session.overLimit) {
         session.overLimit = true;
-        log('info', `browser render passed its ${session.maxBytes}-byte download cap; its connections were closed`);
+        session.log(
+          'info',
+          `browser render passed its ${session.maxBytes}-byte download cap; its connections were closed`,
+        );
         endSession(session);
       }
     });
@@ -207,7 +216,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         if (session.refusedTargets.length < REFUSED_NAMES_KEPT && !session.refusedTargets.includes(entry)) {
           session.refusedTargets.push(entry);
         }
-        log('debug', `browser request refused: ${entry}`);
+        session.log('debug', `browser request refused: ${entry}`);
         refuse(403, `web-reader refused to connect to ${short(target.hostPort)}: ${error.message}`);
       } else {
         refuse(502, `web-reader could not connect to ${short(target.hostPort)}`);
@@ -329,6 +338,7 @@ export async function startEgressProxy(options: EgressProxyOptions): Promise<Egr
         maxBytes,
         sockets: new Set(),
         abort: new AbortController(),
+        log: captureLog(),
         close: () => endSession(session),
       };
       sessions.set(session.username, session);

@@ -1,6 +1,7 @@
 // One visit of the crawl: robots.txt and Crawl-delay first (politeness.ts), then the page read through CrawlIO and
 // its links. A failure is a result (listed under errors), except cancellation, which ends the crawl.
 import { errorMessage, WebReaderError } from '../errors.js';
+import { log, logUrl } from '../log.js';
 import type { CrawlFetched, CrawlIO } from './crawl-io.js';
 import type { CrawlEntry } from './frontier.js';
 import type { Politeness } from './politeness.js';
@@ -42,7 +43,9 @@ export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promi
           // A site that did not answer at all (refused, no such host, timed out) is an error, not a robots.txt
           // refusal, although RFC 9309 §2.3.1.4 keeps its pages unread just the same.
           if (rules.unreachable) return unreachable(entry, rules.unreachable);
-          return { kind: 'robots', entry, reason: rules.disallowAllReason ?? 'disallowed by robots.txt' };
+          const reason = rules.disallowAllReason ?? 'disallowed by robots.txt';
+          log('info', `crawl: skipped ${logUrl(entry.url)}: ${reason}`);
+          return { kind: 'robots', entry, reason };
         }
         if (rules.crawlDelaySeconds) await politeness.waitForTurn(entry.url, rules.crawlDelaySeconds);
       }

@@ -16,6 +16,7 @@ import { createRobotsGate } from '../fetch/robots-gate.js';
 import { productTokenOf } from '../fetch/robots.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
+import { log, logUrl } from '../log.js';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;
@@ -113,10 +114,16 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
       if (!(error instanceof HttpStatusError) || !page || !isBotChallenge(error.status, page.headers)) throw error;
       if ((options.userAgent ?? config.userAgent) === PRODUCT_USER_AGENT) throw error; // it was us already
       // SPEC "Honest fallback on bot walls": the browser-like default met a challenge; ask once as ourselves.
+      log(
+        'info',
+        `${logUrl(url)} answered a bot challenge (HTTP ${error.status}); asking once more as ${PRODUCT_USER_AGENT}`,
+      );
       return await queuedFetch(url, { ...options, userAgent: PRODUCT_USER_AGENT });
     }
   }
 
+  // A fetch shared by concurrent calls runs, and logs, in the context of the call that started it (src/log.ts):
+  // the calls that join it get the page, not its log lines.
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const key = cacheKey(parseUrlArgument(url).href);
     await robots?.check(key, options.signal);

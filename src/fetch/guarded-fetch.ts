@@ -23,6 +23,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, buildConnector, Pool, request, type Dispatcher } from 'undici';
 import type { Config } from '../config.js';
 import { FetchError, HttpStatusError, TimeoutError } from '../errors.js';
+import { log, logUrl } from '../log.js';
 import { checkUrl, privateAddressError, type CheckedUrl } from './check-url.js';
 import {
   abortableConnector,
@@ -48,6 +49,9 @@ const ACCEPT_LANGUAGE = 'en;q=0.9, *;q=0.5';
 
 /** The longest Retry-After we wait for before retrying once; anything longer is reported (SPEC). */
 export const RETRY_AFTER_LIMIT_SECONDS = 5;
+
+/** A fetch slower than this is logged at info (every fetch is logged at debug): why a read took long. */
+export const SLOW_FETCH_LOG_MS = 5000;
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
@@ -304,6 +308,11 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       ) {
         await discard(response, signal);
         hasRetried = true;
+        log(
+          'info',
+          `${checked.url.host} answered HTTP ${status} with Retry-After ${retryAfter} s; fetching ` +
+            `${logUrl(checked.url)} again in ${retryAfter} s`,
+        );
         await sleep(waitMs, undefined, { signal });
         continue;
       }
@@ -328,8 +337,17 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     const timer = setTimeout(() => deadline.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
     const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
     const network = openCallNetwork(url, signal);
+    const startedAt = Date.now();
     try {
-      return await followChain(url, options, network, Date.now() + timeoutMs);
+      const page = await followChain(url, options, network, startedAt + timeoutMs);
+      const elapsedMs = Date.now() - startedAt;
+      const slow = elapsedMs >= SLOW_FETCH_LOG_MS;
+      log(
+        slow ? 'info' : 'debug',
+        `fetched ${logUrl(url)}: HTTP ${page.status}, ${page.body.length} bytes in ${elapsedMs} ms` +
+          (slow ? ` (slow: over ${SLOW_FETCH_LOG_MS / 1000} s)` : ''),
+      );
+      return page;
     } catch (error) {
       // Whatever undici or a stream threw on abort, report why we aborted: our deadline (TimeoutError) or the
       // caller's signal (its own reason, e.g. an AbortError DOMException).

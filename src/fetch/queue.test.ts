@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { log, runWithLogSink, type LogLevel } from '../log.js';
 import { createRequestQueue } from './queue.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -175,5 +176,30 @@ describe('createRequestQueue', () => {
     expect(tasks.get('d2')!.started).toBe(false);
     for (const task of tasks.values()) task.finish();
     await Promise.all(calls);
+  });
+
+  it("runs a waiting call, and logs its wait, in its own caller's context, not the one whose request freed the slot", async () => {
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    let clock = 0;
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 0, maxWaitMs: 5000, now: () => clock });
+    const heard = { a: [] as string[], b: [] as string[] };
+    const sinkOf = (who: 'a' | 'b') => (_level: LogLevel, message: string) => void heard[who].push(message);
+    const blocker = manualTask();
+    const first = runWithLogSink(sinkOf('a'), () =>
+      queue.schedule('http://shared.test/a', blocker.run, { timeoutMs: 5000 }),
+    );
+    const second = runWithLogSink(sinkOf('b'), () =>
+      queue.schedule('http://shared.test/b', async () => log('info', 'b fetching'), { timeoutMs: 5000 }),
+    );
+    await sleep(10);
+    clock = 2500; // b has waited 2.5 s when a's request ends and frees the slot, from a's context
+    runWithLogSink(sinkOf('a'), () => blocker.finish());
+    await Promise.all([first, second]);
+    expect(heard.a).toEqual([]);
+    expect(heard.b).toEqual([
+      expect.stringMatching(/^waited 2\.5 s in the queue before fetching http:\/\/shared\.test\/b: .*MAX_CONCURRENT/),
+      'b fetching',
+    ]);
+    vi.restoreAllMocks();
   });
 });

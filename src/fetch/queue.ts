@@ -17,14 +17,25 @@
 //  - FETCH_TIMEOUT (or web_scraper's `timeout`): the network deadline. It starts when the request leaves the
 //    queue, so time spent waiting is never reported as a network time-out.
 //
+//
+// Whose context a task runs in: a call starts when another call's request finishes or a timer fires, so pump()
+// runs on someone else's stack. Each waiter's start is bound to its own caller's async context (AsyncResource.bind)
+// so that its fetch, and every log line of it, belongs to the call that asked (src/log.ts: a line reaches only the
+// MCP client whose call caused it).
+//
 // Not handled: Crawl-delay from robots.txt (the crawler asks for its own spacing); other processes' requests.
+import { AsyncResource } from 'node:async_hooks';
 import { TimeoutError } from '../errors.js';
+import { log, logUrl } from '../log.js';
 
 /** A request that has not finished after this long gives its MAX_CONCURRENT slot back (see above). */
 export const DEFAULT_SLOW_AFTER_MS = 2000;
 
 /** The ceiling on requests in flight, slow ones included, as a multiple of MAX_CONCURRENT. */
 export const IN_FLIGHT_FACTOR = 4;
+
+/** A call that waited this long for its turn gets a log line: why its read was slow when the network was not. */
+export const QUEUE_WAIT_LOG_MS = 1000;
 
 export interface QueueOptions {
   readonly maxConcurrent: number;
@@ -266,14 +277,25 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
         leave(queueTimeout(url, host, position, estimateWait(host, position)));
       }, maxWaitMs);
 
+      const queuedAt = now();
       const waiter: Waiter = {
         seq: seq++,
         host,
-        start(entry) {
+        // Bound to this caller's context: pump() calls it from whichever call or timer freed the turn (see above).
+        start: AsyncResource.bind((entry: Running) => {
           clearTimeout(waitTimer);
           caller?.removeEventListener('abort', onCallerAbort);
+          const waitedMs = now() - queuedAt;
+          if (waitedMs >= QUEUE_WAIT_LOG_MS) {
+            log(
+              'info',
+              `waited ${(waitedMs / 1000).toFixed(1)} s in the queue before fetching ${logUrl(url)}: requests to ` +
+                `${host.key} start ${interval} ms apart (PER_DOMAIN_INTERVAL), at most ${maxConcurrent} at once ` +
+                `(MAX_CONCURRENT)`,
+            );
+          }
           run(entry);
-        },
+        }),
       };
 
       // From here on the network deadline runs. The call answers as soon as its signal aborts, even if the task

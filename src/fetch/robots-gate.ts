@@ -4,6 +4,7 @@
 // one extra request per origin, not one per read.
 import { PRODUCT_TOKEN } from '../config.js';
 import { SecurityError } from '../errors.js';
+import { log, logUrl } from '../log.js';
 import { readRobotsRules, robotsUrlFor, type RobotsRules } from './robots.js';
 
 /** Origins whose rules are kept at once; the oldest is forgotten first. */
@@ -50,7 +51,10 @@ export function createRobotsGate(
         known.set(origin, entry);
         if (known.size > MAX_ORIGINS) known.delete(known.keys().next().value!);
       }
-      if (!entry.rules.isAllowed(url)) throw robotsDeniedError(url, entry.rules, productToken);
+      if (!entry.rules.isAllowed(url)) {
+        log('info', `robots.txt of ${origin} disallows ${logUrl(url)}: refused (RESPECT_ROBOTS=always)`);
+        throw robotsDeniedError(url, entry.rules, productToken);
+      }
     },
   };
 }

@@ -6,7 +6,7 @@
 // once with the pages it has, marked stopped), then what still runs is cancelled and the process exits.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Engine } from '../engine/engine.js';
-import { log } from '../log.js';
+import { log, setLogLevel } from '../log.js';
 import { createMcpServer } from '../server.js';
 import type { AnyTool } from '../tools/registry.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop.js';
@@ -17,6 +17,7 @@ export interface StdioOptions {
 }
 
 export async function serveStdio(engine: Engine, tools: readonly AnyTool[], options: StdioOptions = {}): Promise<void> {
+  setLogLevel('info'); // a server's stderr is its operator's log (src/log.ts)
   const graceful = new GracefulStop();
   const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal, calls: graceful });
   const closed = new Promise<void>((resolve) => {

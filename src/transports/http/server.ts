@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
-import { log } from '../../log.js';
+import { log, setLogLevel } from '../../log.js';
 import { quoteInput } from '../../quote.js';
 import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';
 import { VERSION } from '../../version.js';
@@ -95,6 +95,7 @@ export async function startHttpServer(
   tools: readonly AnyTool[],
   options: HttpServerOptions = {},
 ): Promise<HttpServerHandle> {
+  setLogLevel('info'); // a server's stderr is its operator's log: one line per request (src/log.ts)
   const shutdownGraceMs = options.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS;
   const guardRequest = createRequestGuard(config);
   let closing: Promise<void> | undefined;
