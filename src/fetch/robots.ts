@@ -49,6 +49,20 @@ export function disallowAll(reason: string): RobotsRules {
 }
 
 /**
+ * What a robots.txt fetch came to, in a form that can be stored and shared between processes (RobotsRules holds
+ * functions): the file's text, no rules (4xx), or everything disallowed and why (5xx, unreachable).
+ */
+export type RobotsAnswer =
+  { readonly text: string } | { readonly allowAll: true } | { readonly disallowReason: string };
+
+/** The rules an answer stands for; `url` is any URL of the origin. */
+export function rulesFromAnswer(url: string, answer: RobotsAnswer): RobotsRules {
+  if ('text' in answer) return parseRobots(robotsUrlFor(url), answer.text);
+  if ('allowAll' in answer) return ALLOW_ALL;
+  return disallowAll(answer.disallowReason);
+}
+
+/**
  * The rules for a URL's origin, its robots.txt read by `readText` (the engine's guarded, cached, queued fetch).
  * RFC 9309 §2.3.1: 4xx → no rules, 5xx or unreachable → everything disallowed. Throws only for a refused address
  * or cancellation, which the caller reports as such.
@@ -58,15 +72,24 @@ export async function readRobotsRules(
   readText: (robotsUrl: string) => Promise<string>,
   signal?: AbortSignal,
 ): Promise<RobotsRules> {
+  return rulesFromAnswer(url, await readRobotsAnswer(url, readText, signal));
+}
+
+/** readRobotsRules before parsing: what the fetch came to, as a RobotsAnswer. */
+export async function readRobotsAnswer(
+  url: string,
+  readText: (robotsUrl: string) => Promise<string>,
+  signal?: AbortSignal,
+): Promise<RobotsAnswer> {
   const robotsUrl = robotsUrlFor(url);
   try {
-    return parseRobots(robotsUrl, await readText(robotsUrl));
+    return { text: await readText(robotsUrl) };
   } catch (error) {
     if (signal?.aborted || error instanceof SecurityError) throw error;
     if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      return ALLOW_ALL; // "unavailable": no rules (§2.3.1.3)
+      return { allowAll: true }; // "unavailable": no rules (§2.3.1.3)
     }
-    if (error instanceof HttpStatusError) return disallowAll(`robots.txt answered HTTP ${error.status}`);
-    return disallowAll(`robots.txt could not be read: ${errorMessage(error)}`); // "unreachable" (§2.3.1.4)
+    if (error instanceof HttpStatusError) return { disallowReason: `robots.txt answered HTTP ${error.status}` };
+    return { disallowReason: `robots.txt could not be read: ${errorMessage(error)}` }; // "unreachable" (§2.3.1.4)
   }
 }
