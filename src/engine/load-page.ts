@@ -164,13 +164,18 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
       signal: options.signal,
     });
     if ('page' in outcome) return outcome.page; // the next read copies it into this process's cache
+    let fetched: FetchedPage;
     try {
-      const fetched = await fetchWithFallback(key, options);
-      await cache.set(key, fetched); // in the shared cache before the claim goes: waiters look there
-      return fetched;
-    } finally {
-      await outcome.claim.release();
+      fetched = await fetchWithFallback(key, options);
+    } catch (error) {
+      void outcome.claim.release();
+      throw error;
     }
+    // The caller has its page now; the claim goes once the page is in the shared cache, where the waiters look.
+    void Promise.resolve(cache.set(key, fetched))
+      .catch(() => {}) // a cache that cannot store it: the waiters claim the URL in turn
+      .finally(() => outcome.claim.release());
+    return fetched;
   }
 
   // One caller of a shared fetch. A caller whose signal aborts leaves at once with its own reason; the fetch itself
