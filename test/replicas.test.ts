@@ -56,11 +56,11 @@ interface FetchAnswer {
   readonly error?: string;
 }
 
-async function callFetch(replica: Replica, url: string): Promise<FetchAnswer> {
+async function callFetch(replica: Replica, url: string, headers?: Record<string, string>): Promise<FetchAnswer> {
   const response = await fetch(`${replica.url}/tools/fetch`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ url }),
+    body: JSON.stringify({ url, headers }),
   });
   return (await response.json()) as FetchAnswer;
 }
@@ -137,6 +137,17 @@ describeWithRedis('three replicas sharing one Redis', (redis) => {
     expect(origin.hits('/shared/together')).toBe(1);
     for (const i of [0, 1, 2]) expect((await callFetch(replica(i), url)).success).toBe(true);
     expect(origin.hits('/shared/together')).toBe(1);
+  });
+
+  it('never shares a page read with the caller’s headers (credentials), in either direction', async () => {
+    const url = origin.url('/shared/private');
+    expect((await callFetch(replica(0), url, { cookie: 'session=alice' })).success).toBe(true);
+    expect((await callFetch(replica(1), url)).success).toBe(true); // not served alice's page
+    expect(origin.hits('/shared/private')).toBe(2);
+    expect((await callFetch(replica(2), url, { cookie: 'session=bob' })).success).toBe(true); // not the shared one
+    expect(origin.hits('/shared/private')).toBe(3);
+    expect((await callFetch(replica(0), url)).success).toBe(true); // the shared one, read once by replica 1
+    expect(origin.hits('/shared/private')).toBe(3);
   });
 
   it('spaces 30 reads of one host through three replicas by PER_DOMAIN_INTERVAL, as the origin sees them', async () => {

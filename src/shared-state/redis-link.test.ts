@@ -21,6 +21,18 @@ describeWithRedis('the connection to Redis when Redis goes away', (server) => {
     await link?.close();
   });
 
+  it('answers a command Redis refuses with the fallback, logged as a refusal, not an outage', async () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    link = createRedisLink(server.url);
+    await until(() => link!.isReachable());
+    await link.attempt((redis) => redis.set('a-string', 'v'), null);
+    expect(await link.attempt((redis) => redis.hget('a-string', 'field'), 'fallback')).toBe('fallback'); // WRONGTYPE
+    expect(lines.filter((line) => line.includes('refused a command (WRONGTYPE'))).toHaveLength(1);
+    expect(lines.filter((line) => line.includes('unreachable'))).toEqual([]);
+    expect(await link.isReachable()).toBe(true);
+  });
+
   it('answers every operation with its fallback at once while Redis is down, warns once, and is shared again after', async () => {
     const lines: string[] = [];
     vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => (lines.push(String(chunk)), true));

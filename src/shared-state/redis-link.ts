@@ -12,6 +12,9 @@ export const REDIS_COMMAND_TIMEOUT_MS = 500;
 export const REDIS_CONNECT_TIMEOUT_MS = 2000;
 export const REDIS_RECONNECT_MAX_MS = 1000;
 
+/** A Redis that refuses commands (answering, but with an error) is logged at most this often. */
+const REFUSAL_LOG_INTERVAL_MS = 60_000;
+
 /** Every key this product writes starts with this, so one Redis can serve other things too. */
 export const REDIS_KEY_PREFIX = 'web-reader:';
 
@@ -66,6 +69,13 @@ export function createRedisLink(url: string): RedisLink {
     );
   }
 
+  let lastRefusalLogAt = -Infinity;
+  function refused(message: string): void {
+    if (Date.now() - lastRefusalLogAt < REFUSAL_LOG_INTERVAL_MS) return;
+    lastRefusalLogAt = Date.now();
+    log('warn', `Redis at ${where} refused a command (${message}): this call went on with local state.`);
+  }
+
   // ioredis reports connection failures here (and would print them itself without a listener).
   redis.on('error', (error: unknown) => outage(errorMessage(error)));
   redis.on('close', () => outage('connection closed'));
@@ -81,6 +91,11 @@ export function createRedisLink(url: string): RedisLink {
         return await op(redis);
       } catch (error) {
         const message = errorMessage(error);
+        // Redis answered, with an error (out of memory under `noeviction`, say): no outage, but worth a line.
+        if (error instanceof Error && error.name === 'ReplyError') {
+          refused(message);
+          return fallback;
+        }
         outage(message);
         // A command that timed out on an open connection: Redis hangs or the network dropped it silently. A new
         // connection finds out which; until it is ready, commands fall back at once instead of each timing out.
