@@ -6,7 +6,7 @@ import tseslint from 'typescript-eslint';
 const LAYERS = [
   ['errors', 'version', 'clean-text', 'log', 'link-target', 'tokens', 'quote', 'config', 'outcome'],
   ['fetch', 'extract', 'browser'],
-  ['formats', 'crawl'],
+  ['formats', 'crawl', 'shared-state'],
   ['workers'],
   ['engine'],
   ['output'],
@@ -20,6 +20,7 @@ const FOLDERS = new Set([
   'extract',
   'formats',
   'crawl',
+  'shared-state',
   'workers',
   'engine',
   'output',

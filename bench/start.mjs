@@ -13,6 +13,8 @@ import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 
+const console = { log: (line = '') => process.stdout.write(`${line}\n`) };
+
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cli: { type: 'string' } } });
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -84,7 +86,7 @@ const oursMedian = median(wall(times.ours));
 console.log(
   `node bench/start.mjs --runs ${runs} ${ours[0]} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model}`,
 );
-console.log('');
+console.log();
 console.log('| server | median ms to answer initialize | min | max | median CPU ms by then |');
 console.log('| --- | ---: | ---: | ---: | ---: |');
 for (const [name, list] of [
@@ -95,7 +97,7 @@ for (const [name, list] of [
   const row = [median(ms), Math.min(...ms), Math.max(...ms), median(cpu(list))].map((n) => n.toFixed(0));
   console.log(`| ${name} | ${row.join(' | ')} |`);
 }
-console.log('');
+console.log();
 const cpuRatio = median(cpu(times.ours)) / median(cpu(times.bare));
 console.log(
   `ratio web-reader / bare: ${(oursMedian / bareMedian).toFixed(2)}× wall time (issue 15 asks ≤ 1.3×), ` +

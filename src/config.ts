@@ -45,6 +45,9 @@ export interface Config {
   readonly httpMaxSessions: number; // WEB_READER_MAX_SESSIONS, concurrent MCP sessions (LRU idle one evicted at the cap)
   readonly httpSessionIdleSeconds: number; // WEB_READER_SESSION_IDLE, an MCP session with no open request expires
   readonly httpMaxBodyBytes: number; // WEB_READER_MAX_BODY_SIZE, request body limit (413)
+  // Many replicas (docs/scale-out.md, src/shared-state/)
+  readonly redisUrl: string | undefined; // REDIS_URL: state shared through Redis; none, one process keeps it in memory
+  readonly redisCacheMaxBytes: number; // REDIS_CACHE_MAX_SIZE, the compressed pages kept in Redis, all replicas together
 }
 
 /**
@@ -116,6 +119,22 @@ function commaList(raw: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
+/** REDIS_URL: a redis:// or rediss:// (TLS) URL; anything else is a start-up error, not a silent in-memory run. */
+function redisUrl(raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // not a URL at all: refused below with the same message
+  }
+  if (protocol !== 'redis:' && protocol !== 'rediss:') {
+    throw new InvalidArgumentError('REDIS_URL', `REDIS_URL must be a redis:// or rediss:// URL, got '${value}'.`);
+  }
+  return value;
+}
+
 /** Parses "host:port,host:port"; an entry without a port would exempt every port, so it is refused. */
 export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE_HOSTS'): Set<string> {
   const hosts = new Set<string>();
@@ -173,6 +192,8 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     httpMaxSessions: integer(env, 'WEB_READER_MAX_SESSIONS', 100, 1),
     httpSessionIdleSeconds: integer(env, 'WEB_READER_SESSION_IDLE', 1800, 1),
     httpMaxBodyBytes: integer(env, 'WEB_READER_MAX_BODY_SIZE', 1048576, 1),
+    redisUrl: redisUrl(env.REDIS_URL),
+    redisCacheMaxBytes: integer(env, 'REDIS_CACHE_MAX_SIZE', 268435456, 0),
   };
   const { allowPrivateHosts, ...rest } = flags;
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));

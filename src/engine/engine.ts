@@ -9,7 +9,7 @@ import type { SelectOptions } from '../extract/select.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
-import { createPageCache } from '../fetch/page-cache.js';
+import { createSharedState, type SharedState, type SharedStateHealth } from '../shared-state/shared-state.js';
 import { CACHE_MAX_BYTES, createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
 import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
@@ -33,6 +33,8 @@ export interface EngineIO {
   readonly extractor?: Extractor;
   readonly cache?: PageCache;
   readonly queue?: RequestQueue;
+  /** What replicas share; by default chosen from REDIS_URL (src/shared-state/shared-state.ts). */
+  readonly sharedState?: SharedState;
 }
 
 export interface Engine {
@@ -61,14 +63,24 @@ export interface Engine {
   extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
   /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
+  /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
+  sharedStateHealth(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
 
 export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const extractor = io.extractor ?? createExtractor(config);
   const decodeText = (page: FetchedPage) => extractor.decode(page.body, page.headers['content-type']);
-  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
-  const loadPage = createPageLoader(config, { ...io, cache, decodeText });
+  const shared = io.sharedState ?? createSharedState(config, { localCacheMaxBytes: CACHE_MAX_BYTES });
+  const cache = io.cache ?? shared.pageCache;
+  const loadPage = createPageLoader(config, {
+    turns: shared.turns,
+    claims: shared.claims,
+    robotsStore: shared.robotsStore,
+    ...io,
+    cache,
+    decodeText,
+  });
   const renderer = cachedRenderer(io.renderer ?? browserPageRenderer(config), cache);
   const llmsTxt = createLlmsTxtIndex({
     loadPage,
@@ -89,8 +101,9 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
+    sharedStateHealth: () => shared.health(),
     close: async () => {
-      await Promise.all([extractor.close(), renderer.close()]);
+      await Promise.all([extractor.close(), renderer.close(), shared.close()]);
     },
   };
 }

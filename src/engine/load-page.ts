@@ -6,13 +6,18 @@
 // The User-Agent: USER_AGENT (browser-like by default) unless the call names its own — the crawler's
 // (Config.crawlerUserAgent), for `crawl` and `map`. Not keyed by it: a cached page, or a fetch of the same URL
 // already in flight for another tool, serves the crawler without a request of its own.
+//
+// With REDIS_URL (src/shared-state/) the cache, the queue's spacing, robots.txt answers and the in-flight fetch are
+// shared with other replicas too: a fetch this process would start is first claimed across replicas
+// (fetch/fetch-claims.ts), and a call finding it claimed waits for the holder's page.
 import type { Config } from '../config.js';
 import { PRODUCT_USER_AGENT } from '../config.js';
 import { HttpStatusError } from '../errors.js';
+import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
 import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
-import { createRequestQueue, type RequestQueue } from '../fetch/queue.js';
-import { createRobotsGate } from '../fetch/robots-gate.js';
+import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
+import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
 import { productTokenOf } from '../fetch/robots.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
@@ -47,6 +52,10 @@ export interface LoaderIO {
   readonly queue?: RequestQueue;
   /** A fetched body as text by its charset (robots.txt, read when RESPECT_ROBOTS=always). */
   readonly decodeText: (page: FetchedPage) => Promise<string>;
+  /** Shared with other replicas (REDIS_URL); each absent: this process alone decides. */
+  readonly turns?: HostTurns;
+  readonly claims?: FetchClaims;
+  readonly robotsStore?: RobotsStore;
 }
 
 export type LoadPage = (url: string, options?: LoadOptions) => Promise<LoadedPage>;
@@ -60,6 +69,9 @@ interface SharedFetch {
 
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A claim outlives its holder's longest fetch (queue wait, fetch, bot-wall retry) by this much. */
+const CLAIM_MARGIN_MS = 1000;
 
 /** Whether a cached snapshot is young enough for a call's `max_age` (none: the cache's own CACHE_TTL decides). */
 export function isFresh(page: FetchedPage, maxAgeSeconds: number | undefined, now = Date.now()): boolean {
@@ -81,6 +93,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
       maxConcurrent: config.maxConcurrent,
       perDomainIntervalMs: config.perDomainIntervalMs,
       maxWaitMs: config.queueTimeoutMs,
+      turns: io.turns,
     });
   // Requests for the same URL that overlap share one network request (see joinSharedFetch).
   const inFlight = new Map<string, SharedFetch>();
@@ -95,6 +108,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
           config.cacheTtlSeconds * 1000,
           Date.now,
           productTokenOf(config.crawlerUserAgent),
+          io.robotsStore,
         )
       : undefined;
 
@@ -131,26 +145,54 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
       options.signal?.throwIfAborted();
       return { page: await fetchWithFallback(key, options), fromCache: false };
     }
-    const cached = cache.get(key);
+    const cached = await cache.get(key);
     if (cached && isFresh(cached, options.maxAgeSeconds)) return { page: cached, fromCache: true };
     options.signal?.throwIfAborted();
     let shared = inFlight.get(key);
     if (!shared) {
       // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together.
       const controller = new AbortController();
-      const page = fetchWithFallback(key, { ...options, signal: controller.signal })
-        .then((fetched) => {
-          cache.set(key, fetched);
-          return fetched;
-        })
-        .finally(() => {
-          if (inFlight.get(key) === entry) inFlight.delete(key);
-        });
+      const page = fetchAndCache(key, { ...options, signal: controller.signal }, cached).finally(() => {
+        if (inFlight.get(key) === entry) inFlight.delete(key);
+      });
       const entry: SharedFetch = { page, controller, callers: 0 };
       shared = entry;
       inFlight.set(key, entry);
     }
     return { page: await joinSharedFetch(key, shared, options.signal), fromCache: false };
+  }
+
+  // The network fetch behind a shared one, its page cached. With other replicas, claimed first: the one holding the
+  // claim fetches, the others take its page from the shared cache. A page older than the `stale` copy this call
+  // came to replace does not answer it; a page that appears during the wait is as fresh as `max_age` can ask.
+  async function fetchAndCache(key: string, options: LoadOptions, stale: FetchedPage | undefined) {
+    const claims = config.cacheTtlSeconds > 0 ? io.claims : undefined; // nothing to hand over without a cache
+    if (!claims) {
+      const fetched = await fetchWithFallback(key, options);
+      await cache.set(key, fetched);
+      return fetched;
+    }
+    const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
+    const outcome = await claimOrWait(key, {
+      claims,
+      claimTtlMs: config.queueTimeoutMs + 2 * timeoutMs + CLAIM_MARGIN_MS,
+      maxWaitMs: config.queueTimeoutMs + timeoutMs,
+      accepts: (page) => !stale || page.fetchedAt.getTime() > stale.fetchedAt.getTime(),
+      signal: options.signal,
+    });
+    if ('page' in outcome) return outcome.page; // the next read copies it into this process's cache
+    let fetched: FetchedPage;
+    try {
+      fetched = await fetchWithFallback(key, options);
+    } catch (error) {
+      void outcome.claim.release();
+      throw error;
+    }
+    // The caller has its page now; the claim goes once the page is in the shared cache, where the waiters look.
+    void Promise.resolve(cache.set(key, fetched))
+      .catch(() => {}) // a cache that cannot store it: the waiters claim the URL in turn
+      .finally(() => outcome.claim.release());
+    return fetched;
   }
 
   // One caller of a shared fetch. A caller whose signal aborts leaves at once with its own reason; the fetch itself

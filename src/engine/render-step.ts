@@ -59,14 +59,14 @@ export function cachedRenderer(renderer: PageRenderer, cache: PageCache): PageRe
   return {
     async render(url, options) {
       const key = `rendered ${options.waitFor ?? ''} ${new URL(url).href}`;
-      const hit = cache.get(key);
+      const hit = await cache.get(key);
       if (hit && isFresh(hit, options.maxAgeSeconds)) {
         const html = new TextDecoder().decode(hit.body);
         return { html, finalUrl: hit.finalUrl, status: hit.status, fetchedAt: hit.fetchedAt, fromCache: true };
       }
       const rendered = await renderer.render(url, options);
       const { page } = renderedSnapshot(url, rendered);
-      cache.set(key, page);
+      await cache.set(key, page);
       return { ...rendered, fetchedAt: page.fetchedAt };
     },
     close: () => renderer.close(),

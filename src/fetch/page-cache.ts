@@ -1,11 +1,23 @@
 // An in-memory cache of fetched pages, bounded by bytes and by age (CACHE_TTL). Continuations (start_index) and
 // different tools reading the same URL within the TTL share one snapshot, so one request reaches the origin and
 // page two of a long document comes from the same version as page one. Errors are never cached.
+// With REDIS_URL this cache sits in front of the shared one (src/shared-state/redis-page-cache.ts).
 import type { FetchedPage } from './types.js';
 
+/**
+ * What the engine asks of a page cache. The in-memory one answers at once; a shared one answers over the network,
+ * so callers await both. A cache that cannot answer (its store is down) misses; it never throws.
+ */
 export interface PageCache {
+  get(key: string): FetchedPage | undefined | Promise<FetchedPage | undefined>;
+  set(key: string, page: FetchedPage): void | Promise<void>;
+}
+
+/** The in-memory cache: synchronous, with its entry count for tests and diagnostics. */
+export interface MemoryPageCache extends PageCache {
   get(key: string): FetchedPage | undefined;
-  set(key: string, page: FetchedPage): void;
+  /** `expiresAt` (epoch ms) for a copy of a page another process cached: it expires with the original. */
+  set(key: string, page: FetchedPage, expiresAt?: number): void;
   readonly size: number;
 }
 
@@ -15,7 +27,11 @@ interface Entry {
   readonly bytes: number;
 }
 
-export function createPageCache(options: { ttlSeconds: number; maxBytes: number; now?: () => number }): PageCache {
+export function createPageCache(options: {
+  ttlSeconds: number;
+  maxBytes: number;
+  now?: () => number;
+}): MemoryPageCache {
   const now = options.now ?? Date.now;
   // A Map iterates in insertion order; re-inserting on read makes the first key the least recently used.
   const entries = new Map<string, Entry>();
@@ -40,12 +56,12 @@ export function createPageCache(options: { ttlSeconds: number; maxBytes: number;
       entries.set(key, entry);
       return entry.page;
     },
-    set(key, page) {
+    set(key, page, expiresAt) {
       if (options.ttlSeconds <= 0) return;
       const bytes = page.body.byteLength + 512; // headers and bookkeeping, roughly
       if (bytes > options.maxBytes) return;
       remove(key);
-      entries.set(key, { page, expiresAt: now() + options.ttlSeconds * 1000, bytes });
+      entries.set(key, { page, expiresAt: expiresAt ?? now() + options.ttlSeconds * 1000, bytes });
       totalBytes += bytes;
       for (const oldest of entries.keys()) {
         if (totalBytes <= options.maxBytes) break;

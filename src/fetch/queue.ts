@@ -17,13 +17,16 @@
 //  - FETCH_TIMEOUT (or web_scraper's `timeout`): the network deadline. It starts when the request leaves the
 //    queue, so time spent waiting is never reported as a network time-out.
 //
+//  - Other replicas (REDIS_URL): with `turns`, a host whose own interval has passed also asks the shared store for
+//    its turn before a call starts (src/shared-state/redis-host-turns.ts); told to wait, the host sleeps that long
+//    and asks again. Its MAX_CONCURRENT slot is held only for the question, never for the wait.
 //
 // Whose context a task runs in: a call starts when another call's request finishes or a timer fires, so pump()
 // runs on someone else's stack. Each waiter's start is bound to its own caller's async context (AsyncResource.bind)
 // so that its fetch, and every log line of it, belongs to the call that asked (src/log.ts: a line reaches only the
 // MCP client whose call caused it).
 //
-// Not handled: Crawl-delay from robots.txt (the crawler asks for its own spacing); other processes' requests.
+// Not handled: Crawl-delay from robots.txt (the crawler asks for its own spacing).
 import { AsyncResource } from 'node:async_hooks';
 import { TimeoutError } from '../errors.js';
 import { log, logUrl } from '../log.js';
@@ -46,6 +49,21 @@ export interface QueueOptions {
   readonly slowAfterMs?: number;
   /** The clock, replaceable in tests. */
   readonly now?: () => number;
+  /** PER_DOMAIN_INTERVAL across replicas; none: this process's spacing is the only one. */
+  readonly turns?: HostTurns;
+}
+
+/**
+ * A host's turns shared with other processes. The stored fact is when the host's last request started; each caller
+ * measures its own interval from it, so PER_DOMAIN_INTERVAL and a longer Crawl-delay can share one key.
+ */
+export interface HostTurns {
+  /**
+   * Takes the host's turn when `intervalMs` has passed since the last start any process took (resolves 0), or
+   * takes nothing and resolves with the milliseconds left. Never rejects: a store that cannot answer resolves 0,
+   * leaving this process's own spacing in force.
+   */
+  take(key: string, intervalMs: number): Promise<number>;
 }
 
 export interface ScheduleOptions {
@@ -85,6 +103,10 @@ interface Waiter {
 interface Host {
   readonly key: string;
   lastStart: number;
+  /** Not before this time: another process holds the host's turn (HostTurns). */
+  notBefore: number;
+  /** A question to HostTurns is under way; the host starts nothing until it is answered. */
+  isAsking: boolean;
   readonly line: Waiter[];
   readonly running: Set<Running>;
 }
@@ -112,15 +134,17 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   const running = new Set<Running>();
   let fast = 0; // running requests not yet slow: the ones MAX_CONCURRENT counts
   let waitingCount = 0;
+  let asking = 0; // slots held by questions to `turns`
   let seq = 0;
   let timer: NodeJS.Timeout | undefined;
 
-  const hasSlot = () => fast < maxConcurrent && running.size < maxInFlight;
+  const hasSlot = () => fast + asking < maxConcurrent && running.size + asking < maxInFlight;
+  const turns = interval > 0 ? options.turns : undefined;
 
   function hostOf(key: string): Host {
     let host = hosts.get(key);
     if (!host) {
-      host = { key, lastStart: -Infinity, line: [], running: new Set() };
+      host = { key, lastStart: -Infinity, notBefore: -Infinity, isAsking: false, line: [], running: new Set() };
       hosts.set(key, host);
     }
     return host;
@@ -137,8 +161,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
     while (hasSlot()) {
       let best: Host | undefined;
       for (const host of lined) {
-        if (host.running.size >= maxConcurrent) continue;
-        const readyAt = host.lastStart + interval;
+        if (host.running.size >= maxConcurrent || host.isAsking) continue;
+        const readyAt = Math.max(host.lastStart + interval, host.notBefore);
         if (readyAt > time) {
           wakeAt = Math.min(wakeAt, readyAt);
           continue;
@@ -152,7 +176,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
         }
       }
       if (!best) break;
-      startNext(best, time);
+      if (turns) askTurn(best);
+      else startNext(best, time);
     }
     forgetIdleHosts(time);
     if (wakeAt !== Infinity && hasSlot()) {
@@ -160,6 +185,21 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
       // A pending wake-up must not keep a finished CLI run alive; the waiting calls' own timers do that.
       timer.unref();
     }
+  }
+
+  // The host is ready here; is it ready everywhere? The answer comes back after other pumps may have run, so the
+  // line is looked at again then (its first caller may have left).
+  function askTurn(host: Host): void {
+    host.isAsking = true;
+    asking++;
+    const answered = (waitMs: number) => {
+      host.isAsking = false;
+      asking--;
+      if (waitMs > 0) host.notBefore = now() + waitMs;
+      else if (host.line.length > 0) startNext(host, now());
+      pump();
+    };
+    turns!.take(host.key, interval).then(answered, () => answered(0));
   }
 
   function startNext(host: Host, time: number): void {
@@ -193,7 +233,9 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   function forgetIdleHosts(time: number): void {
     if (hosts.size < 1024) return;
     for (const [key, host] of hosts) {
-      if (host.line.length === 0 && host.running.size === 0 && host.lastStart + interval <= time) hosts.delete(key);
+      if (host.line.length === 0 && host.running.size === 0 && !host.isAsking && host.lastStart + interval <= time) {
+        hosts.delete(key);
+      }
     }
   }
 
@@ -202,7 +244,7 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   // could have started in time.
   function spacingWait(host: Host, position: number): number {
     const time = now();
-    return Math.max(time, host.lastStart + interval) + position * interval - time;
+    return Math.max(time, host.lastStart + interval, host.notBefore) + position * interval - time;
   }
 
   // For "retry in S s": the spacing, and, when no slot is free, the latest moment one must free up (a running

@@ -1,11 +1,12 @@
 // RESPECT_ROBOTS=always (SPEC "Safety and politeness"): single-page reads obey robots.txt too, not only the crawl.
 // A disallowed URL is refused with ROBOTS_DENIED (status `robots_denied`) before any request for it is made.
 // Each origin's rules are kept for CACHE_TTL, so a site without a robots.txt (404, never cached as a page) costs
-// one extra request per origin, not one per read.
+// one extra request per origin, not one per read. With a shared `store` (REDIS_URL), one replica's answer serves
+// the others for the same time; each still keeps the parsed rules itself.
 import { PRODUCT_TOKEN } from '../config.js';
 import { SecurityError } from '../errors.js';
 import { log, logUrl } from '../log.js';
-import { readRobotsRules, robotsUrlFor, type RobotsRules } from './robots.js';
+import { readRobotsAnswer, robotsUrlFor, rulesFromAnswer, type RobotsAnswer, type RobotsRules } from './robots.js';
 
 /** Origins whose rules are kept at once; the oldest is forgotten first. */
 const MAX_ORIGINS = 512;
@@ -13,6 +14,12 @@ const MAX_ORIGINS = 512;
 export interface RobotsGate {
   /** Throws SecurityError ROBOTS_DENIED when the URL's robots.txt disallows it for our product token. */
   check(url: string, signal?: AbortSignal): Promise<void>;
+}
+
+/** Robots answers shared between processes, by origin (src/shared-state/redis-robots-store.ts). Never throws. */
+export interface RobotsStore {
+  get(origin: string): Promise<RobotsAnswer | undefined>;
+  set(origin: string, answer: RobotsAnswer, ttlMs: number): Promise<void>;
 }
 
 /** The refusal an agent reads: which file said no, and what would help. */
@@ -37,7 +44,16 @@ export function createRobotsGate(
   ttlMs: number,
   now: () => number = Date.now,
   productToken = PRODUCT_TOKEN,
+  store?: RobotsStore,
 ): RobotsGate {
+  async function answerFor(url: string, origin: string, signal?: AbortSignal): Promise<RobotsAnswer> {
+    const shared = await store?.get(origin);
+    if (shared) return shared;
+    const answer = await readRobotsAnswer(url, (robotsUrl) => readText(robotsUrl, signal), signal);
+    await store?.set(origin, answer, ttlMs);
+    return answer;
+  }
+
   const known = new Map<string, { rules: RobotsRules; expires: number }>();
   return {
     async check(url, signal) {
@@ -45,7 +61,7 @@ export function createRobotsGate(
       const origin = new URL(url).origin;
       let entry = known.get(origin);
       if (!entry || entry.expires <= now()) {
-        const rules = await readRobotsRules(url, (robotsUrl) => readText(robotsUrl, signal), signal, productToken);
+        const rules = rulesFromAnswer(url, await answerFor(url, origin, signal), productToken);
         entry = { rules, expires: now() + ttlMs };
         known.delete(origin);
         known.set(origin, entry);

@@ -71,6 +71,24 @@ export function disallowAll(reason: string, unreachable?: RobotsRules['unreachab
 }
 
 /**
+/**
+ * What a robots.txt fetch came to, in a form that can be stored and shared between processes (RobotsRules holds
+ * functions): the file's text, no rules (4xx), or everything disallowed and why (5xx, unreachable — with the network
+ * failure when there was no answer at all).
+ */
+export type RobotsAnswer =
+  | { readonly text: string }
+  | { readonly allowAll: true }
+  | { readonly disallowReason: string; readonly unreachable?: RobotsRules['unreachable'] };
+
+/** The rules an answer stands for, for the group of `productToken`; `url` is any URL of the origin. */
+export function rulesFromAnswer(url: string, answer: RobotsAnswer, productToken = PRODUCT_TOKEN): RobotsRules {
+  if ('text' in answer) return parseRobots(robotsUrlFor(url), answer.text, productToken);
+  if ('allowAll' in answer) return ALLOW_ALL;
+  return disallowAll(answer.disallowReason, answer.unreachable);
+}
+
+/**
  * The rules for a URL's origin, its robots.txt read by `readText` (the engine's guarded, cached, queued fetch), for
  * the group of `productToken`. RFC 9309 §2.3.1: 4xx → no rules, 5xx or unreachable → everything disallowed. Throws
  * only for a refused address or cancellation, which the caller reports as such.
@@ -81,18 +99,27 @@ export async function readRobotsRules(
   signal?: AbortSignal,
   productToken = PRODUCT_TOKEN,
 ): Promise<RobotsRules> {
+  return rulesFromAnswer(url, await readRobotsAnswer(url, readText, signal), productToken);
+}
+
+/** readRobotsRules before parsing: what the fetch came to, as a RobotsAnswer. */
+export async function readRobotsAnswer(
+  url: string,
+  readText: (robotsUrl: string) => Promise<string>,
+  signal?: AbortSignal,
+): Promise<RobotsAnswer> {
   const robotsUrl = robotsUrlFor(url);
   try {
-    return parseRobots(robotsUrl, await readText(robotsUrl), productToken);
+    return { text: await readText(robotsUrl) };
   } catch (error) {
     if (signal?.aborted || error instanceof SecurityError) throw error;
     if (error instanceof HttpStatusError && error.status >= 400 && error.status < 500 && error.status !== 429) {
-      return ALLOW_ALL; // "unavailable": no rules (§2.3.1.3)
+      return { allowAll: true }; // "unavailable": no rules (§2.3.1.3)
     }
-    if (error instanceof HttpStatusError) return disallowAll(`robots.txt answered HTTP ${error.status}`);
+    if (error instanceof HttpStatusError) return { disallowReason: `robots.txt answered HTTP ${error.status}` };
     // "Unreachable" (§2.3.1.4): no answer at all — refused, no such host, timed out.
     const message = errorMessage(error);
     const code = error instanceof WebReaderError ? error.code : 'CONNECT_FAILED';
-    return disallowAll(`robots.txt could not be read: ${message}`, { code, message });
+    return { disallowReason: `robots.txt could not be read: ${message}`, unreachable: { code, message } };
   }
 }

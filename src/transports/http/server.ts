@@ -126,7 +126,10 @@ export async function startHttpServer(
     if (path === '/healthz') {
       entry.route = '/healthz';
       allow('GET, HEAD');
-      return sendJson(res, 200, { status: closing ? 'shutting_down' : 'ok', version: VERSION });
+      // `redis`: whether the state shared with other replicas is reachable (`off`: one process, no REDIS_URL). Down
+      // is still 200: the replica serves from its own state (docs/scale-out.md), so a balancer should keep it.
+      const redis = await engine.sharedStateHealth();
+      return sendJson(res, 200, { status: closing ? 'shutting_down' : 'ok', version: VERSION, redis });
     }
     entry.route =
       path === '/mcp'

@@ -1,0 +1,51 @@
+import { afterAll, expect, it } from 'vitest';
+import { describeWithRedis } from '../../test/redis-server.js';
+import { createRedisFetchClaims } from './redis-fetch-claims.js';
+import { createRedisLink, type RedisLink } from './redis-link.js';
+import { createPageCache } from '../fetch/page-cache.js';
+
+describeWithRedis('fetch claims shared through Redis (in-flight de-duplication across replicas)', (server) => {
+  const links: RedisLink[] = [];
+  async function replica() {
+    const link = createRedisLink(server.url);
+    links.push(link);
+    for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
+    return createRedisFetchClaims(link, createPageCache({ ttlSeconds: 60, maxBytes: 1e6 }));
+  }
+  afterAll(() => Promise.all(links.map((link) => link.close())));
+
+  it('grants one claim among concurrent claimants, and another once it is released', async () => {
+    const replicas = await Promise.all([replica(), replica(), replica()]);
+    const claims = await Promise.all(replicas.map((claims) => claims.claim('https://a.test/', 60_000)));
+    const granted = claims.filter((claim) => claim !== undefined);
+    expect(granted).toHaveLength(1);
+    expect(await replicas[0]!.claim('https://a.test/', 60_000)).toBeUndefined();
+    await granted[0]!.release();
+    expect(await replicas[1]!.claim('https://a.test/', 60_000)).toBeDefined();
+  });
+
+  it('lets a claim lapse when its holder never releases it (a replica that died)', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    expect(await a.claim('https://lapse.test/', 30)).toBeDefined();
+    expect(await b.claim('https://lapse.test/', 60_000)).toBeUndefined();
+    let claim;
+    for (let i = 0; i < 100 && !claim; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      claim = await b.claim('https://lapse.test/', 60_000);
+    }
+    expect(claim).toBeDefined();
+  });
+
+  it('never releases a claim another replica took after the holder’s own lapsed', async () => {
+    const [a, b, c] = await Promise.all([replica(), replica(), replica()]);
+    const late = await a.claim('https://late.test/', 30);
+    let taken;
+    for (let i = 0; i < 100 && !taken; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      taken = await b.claim('https://late.test/', 60_000);
+    }
+    expect(taken).toBeDefined();
+    await late!.release();
+    expect(await c.claim('https://late.test/', 60_000)).toBeUndefined();
+  });
+});

@@ -1,0 +1,189 @@
+// Three replicas of `web-reader serve --http` on one Redis (issue 16), as an operator runs them: the built CLI as
+// child processes, calls spread round-robin by the test through the JSON tools API. What the origin (the fixture
+// server) sees is the assertion: one request per page, requests to one host PER_DOMAIN_INTERVAL apart, and calls
+// that still answer while Redis is down.
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { CLI_PATH } from './mcp/stdio-client.js';
+import { describeWithRedis } from './redis-server.js';
+
+/**
+ * The spacing asked of the replicas, and the slack allowed on what the origin sees. A turn is taken on Redis's clock
+ * just before the request is sent; a replica whose event loop is busy (three replicas and their workers share this
+ * machine's cores with the test) sends it that much later, which shortens the gap before and lengthens the one
+ * after. So: each gap within the slack, and the whole run, whose ends alone carry such delays, at full spacing.
+ */
+const INTERVAL_MS = 300;
+const TOLERANCE_MS = 100;
+
+interface Replica {
+  readonly url: string;
+  stderr(): string;
+  stop(): Promise<void>;
+}
+
+async function startReplica(env: Record<string, string>): Promise<Replica> {
+  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI_PATH, 'serve', '--http', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+  });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no start-up line in:\n${stderr}`)), 15_000);
+    child.stderr.on('data', () => {
+      const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exited.then(() => reject(new Error(`exited before listening:\n${stderr}`)));
+  });
+  return {
+    url,
+    stderr: () => stderr,
+    stop: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+interface FetchAnswer {
+  readonly success: boolean;
+  readonly error?: string;
+}
+
+async function callFetch(replica: Replica, url: string, headers?: Record<string, string>): Promise<FetchAnswer> {
+  const response = await fetch(`${replica.url}/tools/fetch`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ url, headers }),
+  });
+  return (await response.json()) as FetchAnswer;
+}
+
+async function healthOf(replica: Replica): Promise<string> {
+  const response = await fetch(`${replica.url}/healthz`);
+  return ((await response.json()) as { redis: string }).redis;
+}
+
+async function until(what: string, condition: () => Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+const page = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><article><h1>${title}</h1>` +
+  `<p>${'A paragraph of text that reads like an article. '.repeat(20)}</p></article></body></html>`;
+
+describeWithRedis('three replicas sharing one Redis', (redis) => {
+  let origin: FixtureServer;
+  /** Another host, to warm the replicas up on: spacing is per host, so its reads do not count. */
+  let warmUp: FixtureServer;
+  /** When each request reached the origin, by path; /llms.txt (asked by the fetch tool) counts as a request too. */
+  const arrivals: Array<{ path: string; at: number }> = [];
+  const replicas: Replica[] = [];
+  const replica = (i: number) => replicas[i % replicas.length]!;
+
+  beforeAll(async () => {
+    [origin, warmUp] = await Promise.all([startFixtureServer(), startFixtureServer()]);
+    const record = (path: string) => arrivals.push({ path, at: Date.now() });
+    // Slow enough that three calls arriving together overlap: the de-duplication, not the cache, is what is tested.
+    origin.route('/shared/:name', (req, res, params) => {
+      record(req.url!);
+      setTimeout(() => res.end(page(params.name!)), 150);
+    });
+    origin.route('/spaced/:n', (req, res, params) => {
+      record(req.url!);
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(page(`Page ${params.n}`));
+    });
+    origin.route('/llms.txt', (req, res) => {
+      record(req.url!);
+      res.statusCode = 404;
+      res.end('none');
+    });
+    const env = {
+      REDIS_URL: redis.url,
+      ALLOW_PRIVATE_HOSTS: `${origin.hostPort},${warmUp.hostPort}`,
+      PER_DOMAIN_INTERVAL: String(INTERVAL_MS),
+      RENDER_JS: 'never',
+      FETCH_TIMEOUT: '5000',
+    };
+    replicas.push(...(await Promise.all([startReplica(env), startReplica(env), startReplica(env)])));
+    await until('every replica sees Redis', async () =>
+      (await Promise.all(replicas.map(healthOf))).every((health) => health === 'up'),
+    );
+    // Each replica's extraction workers start on its first reads, a burst of CPU that would delay a request after
+    // its turn was taken (see TOLERANCE_MS): start them before anything is measured.
+    await Promise.all(Array.from({ length: 6 }, (_, n) => callFetch(replica(n), warmUp.url(`/html?warm=${n}`))));
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((one) => one.stop()));
+    await Promise.all([origin?.close(), warmUp?.close()]);
+  });
+
+  it('reads a page once from the origin when all three replicas are asked for it together, and again after', async () => {
+    const url = origin.url('/shared/together');
+    const answers = await Promise.all([0, 1, 2].map((i) => callFetch(replica(i), url)));
+    expect(answers.map((answer) => answer.success)).toEqual([true, true, true]);
+    expect(origin.hits('/shared/together')).toBe(1);
+    for (const i of [0, 1, 2]) expect((await callFetch(replica(i), url)).success).toBe(true);
+    expect(origin.hits('/shared/together')).toBe(1);
+  });
+
+  it('never shares a page read with the caller’s headers (credentials), in either direction', async () => {
+    const url = origin.url('/shared/private');
+    expect((await callFetch(replica(0), url, { cookie: 'session=alice' })).success).toBe(true);
+    expect((await callFetch(replica(1), url)).success).toBe(true); // not served alice's page
+    expect(origin.hits('/shared/private')).toBe(2);
+    expect((await callFetch(replica(2), url, { cookie: 'session=bob' })).success).toBe(true); // not the shared one
+    expect(origin.hits('/shared/private')).toBe(3);
+    expect((await callFetch(replica(0), url)).success).toBe(true); // the shared one, read once by replica 1
+    expect(origin.hits('/shared/private')).toBe(3);
+  });
+
+  it('spaces 30 reads of one host through three replicas by PER_DOMAIN_INTERVAL, as the origin sees them', async () => {
+    const from = arrivals.length;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, n) => callFetch(replica(n), origin.url(`/spaced/${n}`))),
+    );
+    expect(answers.filter((answer) => !answer.success)).toEqual([]);
+    const seen = arrivals.slice(from);
+    expect(seen.filter((arrival) => arrival.path.startsWith('/spaced/'))).toHaveLength(30);
+    const times = seen.map((arrival) => arrival.at).sort((a, b) => a - b);
+    const gaps = times.slice(1).map((at, i) => at - times[i]!);
+    expect(Math.min(...gaps)).toBeGreaterThanOrEqual(INTERVAL_MS - TOLERANCE_MS);
+    expect(times.at(-1)! - times[0]!).toBeGreaterThanOrEqual(gaps.length * INTERVAL_MS - TOLERANCE_MS);
+  }, 60_000);
+
+  it('answers every call while Redis is down (each replica on its own state), says so in /healthz, and shares again once Redis is back', async () => {
+    const load = Array.from({ length: 9 }, (_, n) => callFetch(replica(n), origin.url(`/spaced/outage-${n}`)));
+    await until('the load has reached the origin', async () =>
+      arrivals.some((arrival) => arrival.path.startsWith('/spaced/outage-')),
+    );
+    await redis.stop();
+    const answers = await Promise.all(load);
+    expect(answers.filter((answer) => !answer.success)).toEqual([]);
+    expect(await Promise.all(replicas.map(healthOf))).toEqual(['down', 'down', 'down']);
+    // Served from local state: a page the replica itself read is a cache hit, another's is read again.
+    expect((await callFetch(replica(0), origin.url('/spaced/outage-0'))).success).toBe(true);
+    for (const one of replicas) expect(one.stderr().match(/warn: Redis at .* is unreachable/g)).toHaveLength(1);
+
+    await redis.start();
+    await until('every replica sees Redis again', async () =>
+      (await Promise.all(replicas.map(healthOf))).every((health) => health === 'up'),
+    );
+    const url = origin.url('/shared/after-outage');
+    const again = await Promise.all([0, 1, 2].map((i) => callFetch(replica(i), url)));
+    expect(again.map((answer) => answer.success)).toEqual([true, true, true]);
+    expect(origin.hits('/shared/after-outage')).toBe(1);
+  }, 60_000);
+});
