@@ -107,6 +107,31 @@ describe('usage mistakes: one line, exit 2', () => {
       'web-reader: --render must be one of',
     ],
     ['--max-pages below its bound', ['crawl', 'http://example.test/', '--max-pages', '0'], '--max-pages must be an'],
+    [
+      'a negative number (which the parser would take for a flag)',
+      ['read', 'http://example.test/', '--max-length', '-5'],
+      "--max-length must be an integer ≥ 0, got '-5'.",
+    ],
+    [
+      '--port without --http (it would be ignored)',
+      ['serve', '--port', '3001'],
+      '--port applies to serve --http only; without --http the server speaks MCP on stdio.',
+    ],
+    [
+      'an empty list entry, named by its flag, not by the tool argument',
+      ['crawl', 'http://example.test/', '--allowed-domains', ''],
+      'web-reader: --allowed-domains entries must not be empty. Run web-reader crawl --help.',
+    ],
+    [
+      'a URL of another scheme',
+      ['read', 'ftp://example.test/x'],
+      "Only http and https URLs can be fetched, got 'ftp:'",
+    ],
+    [
+      'an unknown crawl id, in the words of the command line',
+      ['crawl', '--continue', 'bogusid'],
+      "--continue 'bogusid' is unknown or expired",
+    ],
   ])('%s', async (_name, args, message) => {
     const line = expectUsageLine(await cli(args));
     expect(line).toContain(message);
@@ -127,6 +152,13 @@ describe('URLs as people type them', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`https://${server.hostPort}/page`);
     expect(server.hits('/page')).toBe(0);
+  });
+
+  it('when the guessed https:// fails, says that http:// must be given', async () => {
+    const run = await cli(['read', `${server.hostPort}/page`]);
+    expect(run.stderr).toContain(
+      `web-reader: ${server.hostPort}/page has no scheme, so https://${server.hostPort}/page was read; for plain HTTP, give http:// yourself.`,
+    );
   });
 
   it('a URL with its scheme is read as given', async () => {

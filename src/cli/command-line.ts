@@ -2,7 +2,7 @@
 // one line a person can act on (exit 2): an unknown flag with the one it most likely meant, a flag of another
 // command, a missing or out-of-range value. Nothing is fetched before the whole command line is right.
 import { parseArgs } from 'node:util';
-import { parseInteger, type ConfigFlags } from '../config.js';
+import { describeBounds, parseInteger, type ConfigFlags } from '../config.js';
 import { errorMessage, InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import { closestName } from '../tools/run-tool.js';
@@ -28,12 +28,12 @@ export interface CommandLine {
 }
 
 /** Where to look for help, in an error line: the command's own help when there is one. */
-function helpHint(command: Command | undefined): string {
+export function helpHint(command: Command | undefined): string {
   return command ? `Run web-reader ${command} --help.` : 'Run web-reader --help.';
 }
 
 /** The command named first, if it is one: also used to word an error found before the whole line is parsed. */
-function commandIn(argv: readonly string[]): Command | undefined {
+export function commandIn(argv: readonly string[]): Command | undefined {
   const first = argv.find((arg) => !arg.startsWith('-'));
   return COMMAND_NAMES.find((command) => command === first);
 }
@@ -53,6 +53,12 @@ function parseError(error: unknown, argv: readonly string[]): InvalidArgumentErr
     const name = option.replace(/^-+/, '') as FlagName;
     const flag: Flag | undefined = FLAGS[name];
     if (flag?.type === 'boolean') return new InvalidArgumentError(option, `${option} takes no value. ${hint}`);
+    // `--max-length -5`: the parser reads -5 as an option and the flag as missing its value; it was given, and is
+    // below the bound.
+    const given = argv[argv.indexOf(option) + 1];
+    if (flag?.integer && given !== undefined && /^-\d/.test(given)) {
+      return new InvalidArgumentError(option, `${option} must be ${describeBounds(flag.integer)}, got '${given}'.`);
+    }
     if (flag) return new InvalidArgumentError(option, `${option} needs a value: ${option} ${flag.value}. ${hint}`);
   }
   return new InvalidArgumentError('arguments', `${quoteInput(message)} ${hint}`);
@@ -94,6 +100,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
         `--${name} applies to ${commandsOf(name)} only, not to ${command ?? 'the MCP server'}. ${helpHint(command)}`,
       );
     }
+  }
+  // --host, --port and --token shape the HTTP server: without --http they would be ignored, so they are refused.
+  const httpOnly = (['host', 'port', 'token'] as const).find((name) => values[name] !== undefined);
+  if (httpOnly && !values.http) {
+    throw new InvalidArgumentError(
+      `--${httpOnly}`,
+      `--${httpOnly} applies to serve --http only; without --http the server speaks MCP on stdio. ${helpHint('serve')}`,
+    );
   }
   // Whole numbers are checked here, against the bounds the flag table gives (the configuration's own for the
   // flags that set configuration), so `--timeout 0` or `--port 99999` never reaches a fetch or a bind.

@@ -9,7 +9,7 @@ export type Command = 'serve' | 'read' | 'links' | 'map' | 'scrape' | 'crawl';
 export const COMMANDS: Readonly<Record<Command, { readonly usage: string; readonly summary: string }>> = {
   serve: {
     usage: 'serve',
-    summary: 'the MCP server on stdio (what MCP clients launch; also what `web-reader` alone runs), or with --http',
+    summary: 'the MCP server on stdio (what `web-reader` alone runs), or over HTTP with --http',
   },
   read: { usage: 'read <url>', summary: "print the page's main content as Markdown" },
   links: { usage: 'links <url>', summary: "the page's same-site links, most frequent first" },
@@ -339,4 +339,21 @@ export function commandsOf(name: FlagName): string {
 export function flagOfArgument(argument: string): string | undefined {
   const entry = Object.entries(FLAGS).find(([, flag]: [string, Flag]) => flag.argument === argument);
   return entry && `--${entry[0]}`;
+}
+
+/**
+ * A tool's message in the words of the command line: the tool's prefix dropped, an argument's path
+ * (`allowed_domains.0`) named by its flag, and every other argument name with an underscore (`continue_from`,
+ * `exclude_selectors`) too. Single-word names (`raw`, `section`) are left alone: they are ordinary words as well.
+ */
+export function inFlagWords(message: string): string {
+  let plain = message.replace(/^Invalid arguments for tool [a-z_]+: /, '');
+  const argument = /^([a-z_]+)(?:\.\d+)*(?=[: ])/.exec(plain);
+  const flag = argument && flagOfArgument(argument[1]!);
+  if (flag) plain = `${flag}${plain.slice(argument[0].length)}`;
+  for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
+    if (spec.argument?.includes('_')) plain = plain.replaceAll(new RegExp(`\\b${spec.argument}\\b`, 'g'), `--${name}`);
+  }
+  // "--allowed-domains: --allowed-domains entries must …" says the flag once.
+  return plain.replace(/^(--[a-z-]+): \1 /, '$1 ');
 }

@@ -24,7 +24,10 @@ function flagLine(name: FlagName): string {
 }
 
 function commandLine(command: Command): string {
-  return `  ${`web-reader ${COMMANDS[command].usage}`.padEnd(COLUMN + 8)} ${COMMANDS[command].summary}`;
+  // The first form only (crawl's `--continue ID` form is in its own help): a usage longer than the column would run
+  // into its summary.
+  const usage = COMMANDS[command].usage.split(' | ')[0]!;
+  return `  ${`web-reader ${usage}`.padEnd(COLUMN + 8)} ${COMMANDS[command].summary}`;
 }
 
 /** `web-reader --help`: the commands, the flags every command takes, the environment and the exit codes. */

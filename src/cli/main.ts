@@ -14,8 +14,17 @@ import { runTool } from '../tools/run-tool.js';
 import type { ToolOutput } from '../tools/types.js';
 import { serveStdio } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
-import { configFlags, integerFlag, oneUrl, parseCommandLine, type Values } from './command-line.js';
-import { flagOfArgument } from './flags.js';
+import {
+  commandIn,
+  configFlags,
+  helpHint,
+  integerFlag,
+  oneUrl,
+  parseCommandLine,
+  withScheme,
+  type Values,
+} from './command-line.js';
+import { inFlagWords, type Command } from './flags.js';
 import { commandHelp, mainHelp } from './help.js';
 
 /** Exit codes, one table: scripts tell success from each kind of failure. */
@@ -65,26 +74,27 @@ function write(stream: NodeJS.WriteStream, text: string): Promise<void> {
 function exitCodeOf(output: ToolOutput): number {
   if (output.isError) {
     const code = (output.structured.error as { code?: string } | undefined)?.code;
-    return code === 'INVALID_ARGUMENT' ? EXIT.USAGE : EXIT.FAILED;
+    // A URL of another scheme (ftp:, file:) is the caller's mistake too, not a page that failed.
+    return code === 'INVALID_ARGUMENT' || code === 'UNSUPPORTED_PROTOCOL' ? EXIT.USAGE : EXIT.FAILED;
   }
   if (output.structured.status === 'empty' || output.structured.status === 'needs_js') return EXIT.NOTHING_TO_READ;
   if (output.structured.selector_matched === 0) return EXIT.NOTHING_TO_READ;
   return EXIT.OK;
 }
 
-/**
- * A tool's error in the words of the command line: the tool's prefix dropped and the argument named by its flag
- * ("--max-links: …" rather than "Invalid arguments for tool links: max_links: …").
- */
-export function cliMessage(message: string): string {
-  const plain = message.replace(/^Invalid arguments for tool [a-z_]+: /, '');
-  const argument = /^[a-z_]+/.exec(plain)?.[0];
-  const flag = argument && flagOfArgument(argument);
-  return flag ? `${flag}${plain.slice(argument.length)}` : plain;
+/** What a person can do about a failed command: its help for a usage error; http:// when https:// was guessed. */
+function failureHint(command: Command, exit: number, url: string | undefined): string {
+  if (exit === EXIT.USAGE) return ` Run web-reader ${command} --help.`;
+  if (url !== undefined && url !== withScheme(url)) {
+    return `\nweb-reader: ${url} has no scheme, so ${withScheme(url)} was read; for plain HTTP, give http:// yourself.`;
+  }
+  return '';
 }
 
 async function runOnce(
   config: Config,
+  command: Command,
+  operands: readonly string[],
   tool: AnyTool,
   args: Record<string, unknown>,
   options: { json: boolean; explain?: boolean },
@@ -93,9 +103,12 @@ async function runOnce(
   try {
     const output = await runTool(tool, args, { engine, explain: options.explain ?? false });
     if (output.isError) {
-      await write(process.stderr, `web-reader: ${cliMessage(output.text)}`);
+      const exit = exitCodeOf(output);
+      const text = inFlagWords(output.text).trimEnd();
+      const message = /[.!?)]$/.test(text) ? text : `${text}.`;
+      await write(process.stderr, `web-reader: ${message}${failureHint(command, exit, operands[0])}`);
       if (options.json) await write(process.stdout, JSON.stringify(output.structured, null, 2));
-      return exitCodeOf(output);
+      return exit;
     }
     const result = output.data ?? { ...output.structured, text: output.text };
     if (options.json) {
@@ -185,7 +198,7 @@ export async function main(argv: string[]): Promise<number> {
         ...selectFlags(values),
         ...(values.section !== undefined && { section: values.section }),
       };
-      return runOnce(config, findTool('fetch')!, args, { json, explain: values.explain ?? false });
+      return runOnce(config, 'read', operands, findTool('fetch')!, args, { json, explain: values.explain ?? false });
     }
     case 'map': {
       const args = {
@@ -194,7 +207,7 @@ export async function main(argv: string[]): Promise<number> {
         ...(values.search !== undefined && { search: values.search }),
         ...requestFlags(values),
       };
-      return runOnce(config, findTool('map')!, args, { json });
+      return runOnce(config, 'map', operands, findTool('map')!, args, { json });
     }
     case 'links': {
       const args = {
@@ -203,7 +216,7 @@ export async function main(argv: string[]): Promise<number> {
         titles: !values['no-titles'],
         ...requestFlags(values),
       };
-      return runOnce(config, findTool('links')!, args, { json });
+      return runOnce(config, 'links', operands, findTool('links')!, args, { json });
     }
     case 'scrape': {
       const args = {
@@ -216,7 +229,7 @@ export async function main(argv: string[]): Promise<number> {
         ...selectFlags(values),
       };
       // The scraper's text is its JSON already: --json is implied.
-      return runOnce(config, findTool('web_scraper')!, args, { json: true });
+      return runOnce(config, 'scrape', operands, findTool('web_scraper')!, args, { json: true });
     }
     case 'crawl':
       return crawlCommand(config, values, operands);
@@ -275,7 +288,10 @@ main(process.argv.slice(2)).then(
   async (error: unknown) => {
     // Usage errors (bad flags, bad configuration, a tool's refusal of an argument) end here, one line each.
     const usage = error instanceof InvalidArgumentError;
-    await write(process.stderr, `web-reader: ${cliMessage(errorMessage(error))}`);
+    const text = inFlagWords(errorMessage(error)).trimEnd();
+    const sentence = /[.!?)]$/.test(text) ? text : `${text}.`;
+    const hint = usage && !text.includes('--help') ? ` ${helpHint(commandIn(process.argv.slice(2)))}` : '';
+    await write(process.stderr, `web-reader: ${sentence}${hint}`);
     process.exit(usage ? EXIT.USAGE : EXIT.FAILED);
   },
 );
