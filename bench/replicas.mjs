@@ -96,6 +96,11 @@ await new Promise((resolve, reject) => {
     }
   });
 });
+// Child processes go with this script, however it ends (a failed call throws): none is left behind on the machine.
+const children = [redisChild];
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
 const redisUrl = `redis://127.0.0.1:${redisPort}`;
 const inspect = new Redis(redisUrl);
 
@@ -131,7 +136,11 @@ const configurations = [
 for (const configuration of configurations) {
   const env = configuration.redis ? { ...baseEnv, REDIS_URL: redisUrl } : baseEnv;
   configuration.servers = [];
-  for (let i = 0; i < configuration.replicas; i++) configuration.servers.push(await serveHttp(cliPath, env));
+  for (let i = 0; i < configuration.replicas; i++) {
+    const server = await serveHttp(cliPath, env);
+    children.push(server.child);
+    configuration.servers.push(server);
+  }
   configuration.agents = configuration.servers.map(() => new Agent({ keepAlive: true, maxSockets: concurrency }));
   configuration.runs = [];
   configuration.commandsByName = new Map();
