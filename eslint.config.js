@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 // The layers, lowest first (docs/architecture.md): a module imports from its own layer or a lower one, never a
 // higher one, so every arrow points down. A unit is a folder of src/ or a file at its top.
 const LAYERS = [
-  ['errors', 'version', 'clean-text', 'log', 'link-target', 'tokens', 'quote', 'config', 'outcome'],
+  ['errors', 'version', 'clean-text', 'log', 'link-target', 'tokens', 'quote', 'config', 'outcome', 'metrics'],
   ['fetch', 'extract', 'browser'],
   ['formats', 'crawl', 'shared-state'],
   ['workers'],

@@ -131,6 +131,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
             await runWithLogSink(taskLog, () =>
               runTool(tool, request.params.arguments, {
                 engine,
+                frontDoor: 'mcp',
                 signal,
                 stopSignal: options.stopSignal,
                 onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
@@ -153,6 +154,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     const output = await runWithLogSink(callLog, () =>
       runTool(tool, request.params.arguments, {
         engine,
+        frontDoor: 'mcp',
         signal: extra.signal,
         stopSignal: options.stopSignal,
         onProgress:

@@ -22,6 +22,7 @@ import { productTokenOf } from '../fetch/robots.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { log, logUrl } from '../log.js';
+import { observeUpstreamLatency } from '../metrics.js';
 
 export interface LoadOptions {
   readonly signal?: AbortSignal;
@@ -116,7 +117,12 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
   function queuedFetch(url: string, options: FetchOptions): Promise<FetchedPage> {
     const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
-    const run = (signal: AbortSignal) => fetchPage(url, { ...options, signal, timeoutMs });
+    const run = (signal: AbortSignal) => {
+      const started = performance.now();
+      return fetchPage(url, { ...options, signal, timeoutMs }).finally(() =>
+        observeUpstreamLatency(performance.now() - started),
+      );
+    };
     return queue.schedule(url, run, { signal: options.signal, timeoutMs });
   }
 

@@ -2,6 +2,7 @@
 // different tools reading the same URL within the TTL share one snapshot, so one request reaches the origin and
 // page two of a long document comes from the same version as page one. Errors are never cached.
 // With REDIS_URL this cache sits in front of the shared one (src/shared-state/redis-page-cache.ts).
+import { countCacheLookup } from '../metrics.js';
 import type { FetchedPage } from './types.js';
 
 /**
@@ -47,11 +48,12 @@ export function createPageCache(options: {
   return {
     get(key) {
       const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.expiresAt <= now()) {
-        remove(key);
+      if (!entry || entry.expiresAt <= now()) {
+        if (entry) remove(key);
+        countCacheLookup('memory', false);
         return undefined;
       }
+      countCacheLookup('memory', true);
       entries.delete(key);
       entries.set(key, entry);
       return entry.page;

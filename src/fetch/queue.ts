@@ -30,6 +30,7 @@
 import { AsyncResource } from 'node:async_hooks';
 import { TimeoutError } from '../errors.js';
 import { log, logUrl } from '../log.js';
+import { observeQueueWait } from '../metrics.js';
 
 /** A request that has not finished after this long gives its MAX_CONCURRENT slot back (see above). */
 export const DEFAULT_SLOW_AFTER_MS = 2000;
@@ -328,6 +329,7 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
           clearTimeout(waitTimer);
           caller?.removeEventListener('abort', onCallerAbort);
           const waitedMs = now() - queuedAt;
+          observeQueueWait(waitedMs);
           if (waitedMs >= QUEUE_WAIT_LOG_MS) {
             log(
               'info',

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { describeWithRedis } from '../../test/redis-server.js';
 import { createPageCache } from '../fetch/page-cache.js';
 import type { FetchedPage } from '../fetch/types.js';
+import { recordMetricsWith } from '../metrics.js';
 import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from './redis-link.js';
 import { createRedisPageCache } from './redis-page-cache.js';
 
@@ -92,6 +93,30 @@ describeWithRedis('the page cache shared through Redis', (server) => {
     await a.sharedPages.set('https://cap.test/huge', page('x', noise(12_000, 9)));
     expect(await a.sharedPages.get('https://cap.test/huge')).toBeUndefined();
     expect(await a.sharedPages.get('https://cap.test/4')).toBeDefined();
+  });
+
+  it('counts lookups for /metrics by tier: memory first, shared only after a memory miss', async () => {
+    const a = replica();
+    const b = replica();
+    await Promise.all([a.ready(), b.ready()]);
+    await a.pages.set('https://example.test/counted', page('https://example.test/counted', '<p>counted</p>'));
+    const lookups: string[] = [];
+    recordMetricsWith({
+      toolCall: () => undefined,
+      cacheLookup: (tier, isHit) => lookups.push(`${tier} ${isHit ? 'hit' : 'miss'}`),
+      queueWait: () => undefined,
+      upstreamLatency: () => undefined,
+    });
+    try {
+      await b.pages.get('https://example.test/counted'); // from Redis, then kept in b's memory
+      await b.pages.get('https://example.test/counted');
+      await b.pages.get('https://example.test/never');
+      // A call waiting for another replica's fetch polls sharedPages (fetch-claims.ts): not a lookup of its own.
+      await b.sharedPages.get('https://example.test/never');
+    } finally {
+      recordMetricsWith(undefined);
+    }
+    expect(lookups).toEqual(['memory miss', 'shared hit', 'memory hit', 'memory miss', 'shared miss']);
   });
 
   it('reads a value it did not write as a miss', async () => {

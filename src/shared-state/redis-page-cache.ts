@@ -6,6 +6,7 @@
 // What is never here: a response fetched with the caller's `headers` (load-page.ts caches none), and errors.
 // Eviction past the cap goes by age (oldest first), not by last use: a read does not write.
 import type { MemoryPageCache, PageCache } from '../fetch/page-cache.js';
+import { countCacheLookup } from '../metrics.js';
 import { decodePage, encodePage } from './page-codec.js';
 import type { RedisLink } from './redis-link.js';
 
@@ -94,6 +95,9 @@ export function createRedisPageCache(link: RedisLink, options: RedisPageCacheOpt
       const local = options.local.get(key);
       if (local) return local;
       const shared = await sharedPages.get(key);
+      // Counted here, not in sharedPages.get: a call waiting for another replica's fetch polls that (fetch-claims.ts).
+      // Redis unreachable counts as a miss: the call goes on to fetch.
+      countCacheLookup('shared', shared !== undefined);
       if (shared) options.local.set(key, shared, shared.fetchedAt.getTime() + ttlMs);
       return shared;
     },

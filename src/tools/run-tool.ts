@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { cleanStrings, cleanText } from '../clean-text.js';
 import { InvalidArgumentError } from '../errors.js';
+import { countToolCall } from '../metrics.js';
 import { quoteInput } from '../quote.js';
 import { failureOutput } from './failure.js';
 import type { AnyTool } from './registry.js';
@@ -90,9 +91,17 @@ export function cleanOutput(output: ToolOutput): ToolOutput {
 }
 
 export async function runTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<ToolOutput> {
+  let output: ToolOutput;
   try {
-    return cleanOutput(await tool.run(await parseArguments(tool, args), context));
+    output = cleanOutput(await tool.run(await parseArguments(tool, args), context));
   } catch (error) {
-    return cleanOutput(failureOutput(error));
+    output = cleanOutput(failureOutput(error));
   }
+  // Counted here, where every front door's calls pass (/metrics). A failure without an error (a crawl that read no
+  // page) counts as UNKNOWN.
+  const code = output.isError
+    ? ((output.structured.error as { code?: string } | undefined)?.code ?? 'UNKNOWN')
+    : undefined;
+  countToolCall(tool.name, context.frontDoor, code);
+  return output;
 }

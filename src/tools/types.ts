@@ -2,6 +2,7 @@
 // Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
 import type { z } from 'zod';
 import type { Engine } from '../engine/engine.js';
+import type { FrontDoor } from '../metrics.js';
 import type { Outcome } from '../outcome.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import type { Continuation } from '../output/page-text.js';
@@ -35,6 +36,8 @@ export interface ToolContext {
    * Not a tool argument: the trace is for the person debugging extraction, not for the model.
    */
   readonly explain?: boolean;
+  /** Which front door called, for /metrics only (run-tool.ts counts the call); a tool never reads it. */
+  readonly frontDoor?: FrontDoor;
 }
 
 export interface ToolOutput {

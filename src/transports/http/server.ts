@@ -2,6 +2,8 @@
 //   /mcp           MCP Streamable HTTP: mcp-sessions.ts.
 //   GET /tools     the JSON tools API listing, and POST /tools/x to run tool x: tools-api.ts.
 //   GET /healthz   for orchestrators; the only route without the token or the Host/Origin checks (guard.ts).
+//   GET /metrics   this replica's figures for Prometheus (metrics.ts); behind the guard and the token, as a scrape
+//                  says how much the server is used and for what, and Prometheus sends a bearer token easily.
 // Thin: validation, running and error translation live in runTool and createMcpServer, shared with stdio and CLI.
 //
 // Status codes. HTTP errors are kept for requests that could not become a tool call: 400 invalid JSON or
@@ -25,6 +27,7 @@ import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from '../graceful-stop.js';
 import { createRequestGuard, isLoopbackHost, isWildcardHost } from './guard.js';
 import { HttpError, sendError, sendJson } from './http-error.js';
 import { createMcpSessions } from './mcp-sessions.js';
+import { httpMetrics } from './metrics.js';
 import { createToolsApi } from './tools-api.js';
 
 /** Defaults a deployment rarely changes; tests shorten them. */
@@ -108,6 +111,7 @@ export async function startHttpServer(
     disconnectGraceMs: options.disconnectGraceMs,
   });
   const toolsApi = createToolsApi(config, engine, options.apiTools ?? ALL_TOOLS, graceful);
+  const metrics = httpMetrics();
   // Sockets accepted past the connection cap: their requests are answered 503 and the socket closed.
   const overCapSockets = new WeakSet<Socket>();
   // Sockets past twice the cap, answered 503 before their request was read.
@@ -138,7 +142,9 @@ export async function startHttpServer(
           ? '/tools'
           : /^\/tools\/[^/]+$/.test(path)
             ? '/tools/{name}'
-            : quoteInput(path);
+            : path === '/metrics'
+              ? '/metrics'
+              : quoteInput(path);
     // Ending a session frees what the cap protects, so a DELETE passes even on a socket past the cap: a client
     // cleaning up under load must not strand its session.
     if (overCap && !(method === 'DELETE' && entry.route === '/mcp')) {
@@ -169,9 +175,20 @@ export async function startHttpServer(
       entry.tool = quoteInput(name);
       return toolsApi.callTool(name, req, res);
     }
+    if (entry.route === '/metrics') {
+      allow('GET, HEAD');
+      const text = await metrics.render();
+      res.writeHead(200, {
+        'content-type': metrics.contentType,
+        'content-length': String(Buffer.byteLength(text)),
+        'cache-control': 'no-store',
+      });
+      res.end(method === 'HEAD' ? undefined : text);
+      return;
+    }
     throw new HttpError(
       404,
-      `No route ${quoteInput(path)}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz.`,
+      `No route ${quoteInput(path)}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz, GET /metrics.`,
     );
   }
 
@@ -194,6 +211,7 @@ export async function startHttpServer(
       res.on('close', () => {
         if (isCall) graceful.end();
         const ms = Math.round(performance.now() - started);
+        metrics.countResponse(entry.route, res.statusCode);
         log('info', `${req.method} ${entry.route} ${entry.tool} ${res.statusCode} ${ms}ms`);
       });
       try {

@@ -81,6 +81,7 @@ export function createToolsApi(
     const started = performance.now();
     const output = await runTool(tool, args, {
       engine,
+      frontDoor: 'api',
       signal: controller.signal,
       stopSignal: graceful.stopSignal,
     }).finally(() => graceful.cancelSignal.removeEventListener('abort', onShutdownCancel));
