@@ -40,6 +40,15 @@ describe('claimOrWait', () => {
     expect(held.has('https://a.test/')).toBe(true);
   });
 
+  it('takes the page, not the claim, when another process cached it and let its claim go just before', async () => {
+    const { claims, held, pages } = heldClaims();
+    const fetchedAt = new Date();
+    pages.set('https://a.test/', page(fetchedAt)); // fetched and released between the caller's miss and its claim
+    const outcome = await claimOrWait('https://a.test/', { ...options, claims });
+    expect(outcome).toEqual({ page: page(fetchedAt) });
+    expect(held.has('https://a.test/')).toBe(false); // the claim it took is given back
+  });
+
   it('waits for the holder’s page instead of fetching, when the holder puts it in the shared cache', async () => {
     const { claims, held, pages } = heldClaims();
     held.add('https://a.test/');
