@@ -22,7 +22,10 @@ const OLD = 'https://old.test';
 const SITE: Record<string, SitePage> = {
   [`${WWW}/`]: { redirectTo: `${APEX}/` },
   [`${OLD}/`]: { redirectTo: `${APEX}/` },
-  [`${APEX}/`]: { links: [`${APEX}/a`, `${APEX}/b`, `${WWW}/old`, `${OLD}/legacy`, 'https://elsewhere.test/x'] },
+  // Its navigation links to itself, as most home pages do.
+  [`${APEX}/`]: {
+    links: [`${APEX}/`, `${APEX}/a`, `${APEX}/b`, `${WWW}/old`, `${OLD}/legacy`, 'https://elsewhere.test/x'],
+  },
   [`${APEX}/a`]: { links: [`${APEX}/`] },
   [`${APEX}/b`]: {},
   [`${APEX}/orphan`]: {},
@@ -86,6 +89,8 @@ describe('a start URL that redirects to another host', () => {
     ]);
     expect(io.sitemapsAsked).toContain(`${APEX}/sitemap.xml`);
     expect(result.stopReason).toBe('frontier_empty');
+    // The landed page was read once, through the redirect: its link to itself does not fetch it again.
+    expect(io.fetched).not.toContain(`${APEX}/`);
   });
 
   it('replaces the start host: an old domain that redirects is left behind', async () => {

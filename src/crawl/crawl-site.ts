@@ -84,6 +84,13 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     options.onVisit?.(entry.url);
     const result = await visitEntry(entry);
     land(result); // before the scheduler sees the result: no link of the start page is judged by the old scope
+    // The start page's final URL is known now, before its turn to be committed, and the scheduler may start links
+    // of a finished page early: a start URL that redirects (http → https, www → apex) to a home page whose nav
+    // links to itself must not fetch it a second time. Only the start page: for a later page, marking its final URL
+    // early would let a redirecting alias read ahead stand in for the URL the frontier names.
+    if (result.kind === 'page' && entry.url === startUrl && entry.depth === 0) {
+      frontier.sightRedirect(entry.url, result.page.finalUrl);
+    }
     return result;
   };
   const scheduler = createScheduler({
@@ -101,14 +108,25 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
   // page's links. A continuation whose first call stopped before the sitemaps were merged reads them again (from
   // the cache).
   let sitemapsMerged = resume?.sitemapsMerged ?? false;
-  const sitemapsOf = (siteUrl: string, after: Promise<void> = Promise.resolve()): Promise<string[]> => {
-    const urls = after.then(() => readSitemaps({ startUrl: siteUrl, scope: options, io, politeness, signal }));
+  // The start host's sitemaps are read from the start, and given up (even while waiting for the host's turn) when
+  // the start page lands on another host: that crawl reads the landed site's instead.
+  const startSitemaps = new AbortController();
+  const sitemapsOf = (
+    siteUrl: string,
+    after: Promise<void> = Promise.resolve(),
+    readSignal: AbortSignal = signal,
+  ): Promise<string[]> => {
+    const urls = after.then(() =>
+      readSitemaps({ startUrl: siteUrl, scope: options, io, politeness, signal: readSignal }),
+    );
     urls.catch(() => undefined); // awaited in commitNext, or abandoned when the crawl halts first
     return urls;
   };
   // The sitemap is asked for after the first page of this call: on one host, with PER_DOMAIN_INTERVAL between
   // requests, asking first would hold the start page back by a whole interval — a page a short max_seconds misses.
-  let sitemapUrls = sitemapsMerged ? Promise.resolve([]) : sitemapsOf(scope.landedUrl ?? startUrl, firstRequest);
+  let sitemapUrls = sitemapsMerged
+    ? Promise.resolve([])
+    : sitemapsOf(scope.landedUrl ?? startUrl, firstRequest, AbortSignal.any([signal, startSitemaps.signal]));
 
   // A start URL that redirects to another host (www → apex, an old domain) when the caller named no allowed_domains:
   // the crawl is of the site it landed on, so the landed host replaces the start host in scope (a host already in
@@ -123,6 +141,7 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     landedUrl = normalizeUrl(landed.href) ?? landed.href;
     scope = { ...scope, allowedDomains: [landed.hostname.replace(/\.$/, '')], landedUrl };
     frontier.moveScope(scope.allowedDomains);
+    startSitemaps.abort();
     if (!sitemapsMerged) sitemapUrls = sitemapsOf(landedUrl);
   }
 

@@ -104,6 +104,11 @@ export interface Frontier {
   markRead(aliases: readonly string[], url: string): void;
   /** The parts of a CrawlState the frontier holds. */
   state(): Pick<CrawlState, 'seen' | 'readAs'>;
+  /**
+   * The start page, just read, whose final URL differs from its own (a redirect): the final URL is known from now on,
+   * so no link to it starts it again.
+   */
+  sightRedirect(url: string, finalUrl: string): void;
   /** Links from now on are judged by these allowed domains (the start page landed on another host). */
   moveScope(allowedDomains: readonly string[]): void;
 }
@@ -153,6 +158,10 @@ export function createFrontier({ startUrl, scope, resume }: FrontierOptions): Fr
       const original = aliases.map((key) => readAs.get(key)).find(Boolean);
       aliases.forEach((key) => seen.add(key));
       return original ? { aliases, original } : { aliases };
+    },
+    sightRedirect(url, finalUrl) {
+      const final = normalizeUrl(finalUrl);
+      if (final && final !== url) seen.add(final);
     },
     markRead(aliases, url) {
       aliases.forEach((key) => readAs.set(key, url));
