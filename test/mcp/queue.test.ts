@@ -63,8 +63,9 @@ describe('queue', () => {
     expect(results.every((result) => !result.isError)).toBe(true);
     expect(arrivals).toHaveLength(4);
     for (let i = 1; i < arrivals.length; i++) {
-      // The queue spaces the starts; loopback connection set-up adds a few ms of jitter to the arrivals.
-      expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(INTERVAL_MS - 50);
+      // The queue spaces the starts; loopback connection set-up adds jitter to the arrivals (58 ms seen on a machine
+      // at load average 8). Unspaced requests would arrive a few ms apart.
+      expect(arrivals[i]! - arrivals[i - 1]!).toBeGreaterThanOrEqual(INTERVAL_MS - 100);
     }
   });
 
