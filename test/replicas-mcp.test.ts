@@ -246,3 +246,50 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     }
   }, 30_000);
 });
+
+describeWithRedis('MCP session expiry and the session cap across replicas', (redis) => {
+  let origin: FixtureServer;
+  /** Two replicas with a 1 s session idle time, two with a cap of two sessions. */
+  const idle: Replica[] = [];
+  const capped: Replica[] = [];
+
+  beforeAll(async () => {
+    origin = await startFixtureServer();
+    const env = { REDIS_URL: redis.url, ALLOW_PRIVATE_HOSTS: origin.hostPort };
+    const started = await Promise.all([
+      startReplica({ ...env, WEB_READER_SESSION_IDLE: '1' }),
+      startReplica({ ...env, WEB_READER_SESSION_IDLE: '1' }),
+      startReplica({ ...env, WEB_READER_MAX_SESSIONS: '2' }),
+      startReplica({ ...env, WEB_READER_MAX_SESSIONS: '2' }),
+    ]);
+    idle.push(...started.slice(0, 2));
+    capped.push(...started.slice(2));
+    await until('every replica sees Redis', async () => {
+      const health = await Promise.all(started.map(async (one) => (await fetch(`${one.url}/healthz`)).json()));
+      return health.every((answer) => (answer as { redis: string }).redis === 'up');
+    });
+  }, 30_000);
+
+  afterAll(async () => {
+    await Promise.all([...idle, ...capped].map((one) => one.stop()));
+    await origin?.close();
+  });
+
+  it('expires a session idle on every replica, and then no replica serves it', async () => {
+    const sessionId = await initializeOn(idle[0]!);
+    expect((await postToolsList(idle[1]!, sessionId)).status).toBe(200); // both hold it now
+    await until('both replicas closed it for idleness', () =>
+      idle.every((one) => new RegExp(`MCP session ${sessionId} closed \\(idle`).test(one.stderr())),
+    );
+    for (const one of idle) expect((await postToolsList(one, sessionId)).status).toBe(404);
+  }, 30_000);
+
+  it('ends the least recently used idle session everywhere when a replica at the cap opens another', async () => {
+    const first = await initializeOn(capped[0]!);
+    expect((await postToolsList(capped[1]!, first)).status).toBe(200);
+    await initializeOn(capped[0]!);
+    await initializeOn(capped[0]!); // the cap is two: `first`, the least recently used, goes
+    expect(capped[0]!.stderr()).toMatch(new RegExp(`MCP session ${first} closed \\(evicted`));
+    for (const one of capped) expect((await postToolsList(one, first)).status).toBe(404);
+  }, 30_000);
+});
