@@ -62,23 +62,37 @@ const SetLevelRequestSchema = z.object({
 });
 
 /**
+ * A session's chosen level, held by its transport when the session outlives one process: over HTTP with REDIS_URL
+ * (transports/http/mcp-sessions.ts) a replica that takes up a session sets `current` from what another replica
+ * stored, and `onChosen` stores a new choice before it is acknowledged, so the client's next request, wherever it
+ * lands, finds it.
+ */
+export interface ClientLogLevel {
+  current: LoggingLevel;
+  readonly onChosen?: (level: LoggingLevel) => Promise<void>;
+}
+
+/**
  * Answers logging/setLevel on `server` and returns the level its client chose. Replaces the SDK's own handler, which
  * sends every level until the client asks (we start at DEFAULT_CLIENT_LOG_LEVEL). The answer is the spec's empty
  * result.
  */
-export function acceptLogLevel(server: Server): () => LoggingLevel {
-  let chosen = DEFAULT_CLIENT_LOG_LEVEL;
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+export function acceptLogLevel(
+  server: Server,
+  chosen: ClientLogLevel = { current: DEFAULT_CLIENT_LOG_LEVEL },
+): () => LoggingLevel {
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     const level = LoggingLevelSchema.safeParse(request.params.level);
     if (!level.success) {
       const known = LoggingLevelSchema.options.join(', ');
       const message = `Unknown log level '${quoteInput(request.params.level, 40)}'. The levels are: ${known}.`;
       throw new McpError(ErrorCode.InvalidParams, message);
     }
-    chosen = level.data;
+    chosen.current = level.data;
+    await chosen.onChosen?.(level.data);
     return {};
   });
-  return () => chosen;
+  return () => chosen.current;
 }
 
 /**

@@ -13,7 +13,7 @@ import { z } from 'zod';
 import type { Engine } from './engine/engine.js';
 import { runWithLogSink } from './log.js';
 import { quoteInput } from './quote.js';
-import { acceptLogLevel, createCallLogSink } from './server-logging.js';
+import { acceptLogLevel, createCallLogSink, type ClientLogLevel } from './server-logging.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
 import { argumentsSchema, runTool } from './tools/run-tool.js';
@@ -61,6 +61,8 @@ export interface McpServerOptions {
   readonly stopSignal?: AbortSignal;
   /** Told when a tool call starts and ends, so that a shutdown can wait for running calls (stdio). */
   readonly calls?: { begin(): void; end(): void };
+  /** The client's log level, when the transport keeps it (a session shared by replicas); else the server's own. */
+  readonly clientLogLevel?: ClientLogLevel;
 }
 
 /** How long a result waits for its progress notifications to be written: a stuck client must not hold it. */
@@ -97,7 +99,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     },
   );
   // MCP logging (server-logging.ts): the level this server's one client chose; a call's log lines go to it only.
-  const clientLogLevel = acceptLogLevel(server);
+  const clientLogLevel = acceptLogLevel(server, options.clientLogLevel);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);

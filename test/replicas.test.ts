@@ -2,11 +2,10 @@
 // child processes, calls spread round-robin by the test through the JSON tools API. What the origin (the fixture
 // server) sees is the assertion: one request per page, requests to one host PER_DOMAIN_INTERVAL apart, and calls
 // that still answer while Redis is down.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
 import { describeWithRedis } from './redis-server.js';
+import { startReplica, type Replica } from './replica-process.js';
 
 /**
  * The spacing asked of the replicas, and the slack allowed on what the origin sees. A turn is taken on Redis's clock
@@ -16,40 +15,6 @@ import { describeWithRedis } from './redis-server.js';
  */
 const INTERVAL_MS = 300;
 const TOLERANCE_MS = 100;
-
-interface Replica {
-  readonly url: string;
-  stderr(): string;
-  stop(): Promise<void>;
-}
-
-async function startReplica(env: Record<string, string>): Promise<Replica> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI_PATH, 'serve', '--http', '--port', '0'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line in:\n${stderr}`)), 15_000);
-    child.stderr.on('data', () => {
-      const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    void exited.then(() => reject(new Error(`exited before listening:\n${stderr}`)));
-  });
-  return {
-    url,
-    stderr: () => stderr,
-    stop: async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
 
 interface FetchAnswer {
   readonly success: boolean;

@@ -9,7 +9,12 @@ import type { SelectOptions } from '../extract/select.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
-import { createSharedState, type SharedState, type SharedStateHealth } from '../shared-state/shared-state.js';
+import {
+  createSharedState,
+  type McpSessionSharing,
+  type SharedState,
+  type SharedStateHealth,
+} from '../shared-state/shared-state.js';
 import { CACHE_MAX_BYTES, createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
 import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
@@ -65,6 +70,8 @@ export interface Engine {
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
   /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
   sharedStateHealth(): Promise<SharedStateHealth>;
+  /** MCP sessions shared with other replicas (transports/http/mcp-sessions.ts); none without REDIS_URL. */
+  mcpSessionSharing?(): Promise<McpSessionSharing | undefined>;
   close(): Promise<void>;
 }
 
@@ -102,6 +109,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
     sharedStateHealth: () => shared.health(),
+    mcpSessionSharing: async () => shared.mcpSessions,
     close: async () => {
       await Promise.all([extractor.close(), renderer.close(), shared.close()]);
     },

@@ -29,6 +29,13 @@ export interface RedisLink {
    * `numberOfKeys` arguments are keys, prefixed like every other.
    */
   script(lua: string, numberOfKeys: number): (redis: Redis, ...args: (string | number | Buffer)[]) => Promise<unknown>;
+  /**
+   * Calls `onMessage` with each message published on `channel` (Redis pub/sub, at most once: a message published
+   * while this replica's subscription is down is lost). A second connection, opened on first use, since a
+   * subscribed connection runs no other command; it subscribes again whenever it reconnects. Resolves once
+   * subscribed, or at once while Redis is unreachable (it subscribes when Redis is back).
+   */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<void>;
   /** Whether Redis answers a PING now, within the command timeout. */
   isReachable(): Promise<boolean>;
   close(): Promise<void>;
@@ -58,6 +65,9 @@ export function createRedisLink(url: string): RedisLink {
   let isWarned = false;
   let isClosing = false;
   let scripts = 0;
+  // Pub/sub: one connection for every channel of this process, its outages reported by the main connection's.
+  let subscriber: Redis | undefined;
+  const listeners = new Map<string, (message: string) => void>();
 
   function outage(reason: string): void {
     if (isWarned || isClosing) return;
@@ -109,6 +119,38 @@ export function createRedisLink(url: string): RedisLink {
       return (client, ...args) =>
         (client as unknown as Record<string, (...values: unknown[]) => Promise<unknown>>)[name]!(...args);
     },
+    async subscribe(channel, onMessage) {
+      listeners.set(channel, onMessage);
+      if (!subscriber) {
+        const connection = redis.duplicate();
+        subscriber = connection;
+        // Its failures are the main connection's too, which warns once per outage; here they would only repeat it.
+        connection.on('error', () => undefined);
+        connection.on('message', (from: string, message: string) => listeners.get(from)?.(message));
+        // ioredis subscribes again by itself after a reconnect (autoResubscribe), but only to channels it had
+        // subscribed: a first SUBSCRIBE that failed (Redis down at start) is sent again here once it is ready.
+        connection.on('ready', () => void connection.subscribe(...listeners.keys()).catch(() => undefined));
+      }
+      const connection = subscriber;
+      if (connection.status !== 'ready' && redis.status === 'ready') {
+        // Just opened while Redis answers: wait for it (bounded), so that a caller knows it hears from now on.
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            clearTimeout(timer);
+            connection.off('ready', done);
+            resolve();
+          };
+          const timer = setTimeout(done, REDIS_CONNECT_TIMEOUT_MS);
+          connection.once('ready', done);
+        });
+      }
+      if (connection.status !== 'ready') return;
+      try {
+        await connection.subscribe(channel);
+      } catch {
+        // Unreachable now: the 'ready' handler subscribes once it is back.
+      }
+    },
     async isReachable() {
       if (redis.status !== 'ready') return false;
       try {
@@ -119,6 +161,7 @@ export function createRedisLink(url: string): RedisLink {
     },
     async close() {
       isClosing = true;
+      subscriber?.disconnect();
       if (redis.status !== 'ready') return redis.disconnect();
       try {
         await redis.quit();

@@ -3,20 +3,29 @@
 // shared within the process, the robots.txt gate keeps its own answers). With it, Redis behind the same interfaces,
 // each falling back to the in-memory behaviour while Redis is unreachable (redis-link.ts).
 //
-// Still per replica in this slice: MCP sessions, crawl state for continue_from, cancellation.
+// MCP sessions and cancellation are shared through mcpSessions (redis-mcp-sessions.ts, redis-cancel-bus.ts) for the
+// HTTP transport. Still per replica in this slice: crawl state for continue_from.
 import type { Config } from '../config.js';
 import type { FetchClaims } from '../fetch/fetch-claims.js';
 import { createPageCache, type PageCache } from '../fetch/page-cache.js';
 import type { HostTurns } from '../fetch/queue.js';
 import type { RobotsStore } from '../fetch/robots-gate.js';
+import { createRedisCancelBus, type CancelBus } from './redis-cancel-bus.js';
 import { createRedisFetchClaims } from './redis-fetch-claims.js';
 import { createRedisHostTurns } from './redis-host-turns.js';
 import { createRedisLink } from './redis-link.js';
+import { createRedisMcpSessionStore, type McpSessionStore } from './redis-mcp-sessions.js';
 import { createRedisPageCache } from './redis-page-cache.js';
 import { createRedisRobotsStore } from './redis-robots-store.js';
 
 /** /healthz's `redis`: reachable, unreachable, or not configured. */
 export type SharedStateHealth = 'up' | 'down' | 'off';
+
+/** MCP sessions any replica can serve, and the bus that carries their cancellations (transports/http). */
+export interface McpSessionSharing {
+  readonly sessions: McpSessionStore;
+  readonly cancelBus: CancelBus;
+}
 
 export interface SharedState {
   readonly pageCache: PageCache;
@@ -24,6 +33,7 @@ export interface SharedState {
   readonly turns?: HostTurns;
   readonly claims?: FetchClaims;
   readonly robotsStore?: RobotsStore;
+  readonly mcpSessions?: McpSessionSharing;
   health(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
@@ -49,6 +59,7 @@ export function createSharedState(config: Config, options: SharedStateOptions): 
     turns: createRedisHostTurns(link),
     claims: createRedisFetchClaims(link, sharedPages),
     robotsStore: createRedisRobotsStore(link),
+    mcpSessions: { sessions: createRedisMcpSessionStore(link), cancelBus: createRedisCancelBus(link) },
     health: async () => ((await link.isReachable()) ? 'up' : 'down'),
     close: () => link.close(),
   };

@@ -10,25 +10,41 @@
 // connection is not by itself a cancellation, since a client may resume the stream. This server keeps no event
 // store, so a POST's stream that closes before its result is sent can never be resumed: its calls are cancelled
 // after DISCONNECT_GRACE_MS. notifications/cancelled and DELETE cancel at once (the SDK aborts the handler's signal).
+//
+// Many replicas (REDIS_URL, docs/scale-out.md "MCP sessions"): a session is stored on Redis under its id, so any
+// replica can serve any request of it, with no sticky balancer. Each request's own POST stream carries its progress
+// and result, so a call runs where its POST lands. A replica that gets a request for a session it does not hold
+// takes it up from what initialize stored (resume-session.ts). Every request refreshes the session's time to live
+// (the idle time) in the same round trip that finds it. notifications/cancelled and DELETE are published on the
+// cancellation bus, and the replica running the call (or holding the session) acts on them. Without REDIS_URL, or
+// while Redis is unreachable, a replica serves the sessions it holds itself, as one process does.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server as McpServer } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, isJSONRPCRequest, type RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, LoggingLevelSchema, type RequestId } from '@modelcontextprotocol/sdk/types.js';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import { log } from '../../log.js';
 import { quoteInput } from '../../quote.js';
 import { createMcpServer } from '../../server.js';
+import { DEFAULT_CLIENT_LOG_LEVEL, type ClientLogLevel } from '../../server-logging.js';
+import { SESSION_STORE_UNREACHABLE, type McpSessionFacts } from '../../shared-state/redis-mcp-sessions.js';
+import type { McpSessionSharing } from '../../shared-state/shared-state.js';
+import type { SessionSignal } from '../../shared-state/redis-cancel-bus.js';
 import type { AnyTool } from '../../tools/registry.js';
 import type { GracefulStop } from '../graceful-stop.js';
 import { readBody } from './guard.js';
 import { HttpError } from './http-error.js';
+import { resumeSession } from './resume-session.js';
+import { cancellationsOf, describeRpc, requestIdsOf } from './rpc-messages.js';
 
 /** At most 5 s (issue 10): long enough for a blip, short enough that abandoned work stops soon. */
 export const DISCONNECT_GRACE_MS = 5_000;
 // Retry-After (RFC 9110 §10.2.3) on a 503: sessions free up when a call ends.
 const RETRY_SESSION_SECONDS = 5;
+// …and when Redis could not be asked about a session held elsewhere: a reconnect is at most 1 s away.
+const RETRY_UNREACHABLE_SECONDS = 1;
 
 interface Session {
   readonly transport: StreamableHTTPServerTransport;
@@ -37,6 +53,9 @@ interface Session {
   lastActive: number;
   /** POSTs whose response is still open: calls in progress. A standalone GET stream is not activity. */
   activeCalls: number;
+  /** What initialize said and the chosen log level: stored on Redis again should Redis have lost it. */
+  facts: McpSessionFacts;
+  readonly logLevel: ClientLogLevel;
 }
 
 export interface McpSessionsOptions {
@@ -59,19 +78,6 @@ export interface McpSessions {
   closeAll(reason: string): Promise<void>;
 }
 
-/** The tool a JSON-RPC message calls, or its method, for the log line (log() escapes it; this bounds it). */
-function describeRpc(message: unknown): string {
-  const first = (Array.isArray(message) ? message[0] : message) as
-    { method?: unknown; params?: { name?: unknown } } | undefined;
-  if (first?.method === 'tools/call' && typeof first.params?.name === 'string') return quoteInput(first.params.name);
-  return typeof first?.method === 'string' ? quoteInput(first.method) : '-';
-}
-
-/** The ids of the JSON-RPC requests (not notifications or responses) in a POST body. */
-function requestIdsOf(message: unknown): RequestId[] {
-  return (Array.isArray(message) ? message : [message]).filter(isJSONRPCRequest).map((request) => request.id);
-}
-
 export function createMcpSessions(
   config: Config,
   engine: Engine,
@@ -82,14 +88,53 @@ export function createMcpSessions(
   const sessionIdleMs = options.sessionIdleMs ?? config.httpSessionIdleSeconds * 1000;
   const disconnectGraceMs = Math.min(options.disconnectGraceMs ?? DISCONNECT_GRACE_MS, DISCONNECT_GRACE_MS);
   const sessions = new Map<string, Session>();
+  /** Sessions being taken up from Redis: two requests of one session arriving together make one copy. */
+  const resuming = new Map<string, Promise<Session>>();
   let openingSessions = 0;
 
-  async function closeSession(id: string, reason: string): Promise<void> {
-    const session = sessions.get(id);
+  // Redis, if REDIS_URL: asked on first use (the lazy engine loads nothing for this without REDIS_URL), and once
+  // it answers, this replica hears the other replicas' cancellations before it serves a session.
+  let sharingReady: Promise<McpSessionSharing | undefined> | undefined;
+  const sharing = () =>
+    (sharingReady ??= (async () => {
+      const shared = await engine.mcpSessionSharing?.();
+      await shared?.cancelBus.listen(onSignal);
+      return shared;
+    })());
+
+  /** A cancellation or a session's end published by another replica: acted on if this replica holds the session. */
+  function onSignal(signal: SessionSignal): void {
+    const session = sessions.get(signal.sessionId);
     if (!session) return;
-    sessions.delete(id);
-    log('info', `MCP session ${id} closed (${reason})`);
-    await session.server.close().catch(() => undefined); // already closing: nothing more to do
+    if (signal.requestId === undefined) {
+      void closeSession(signal.sessionId, signal.reason ?? 'ended on another replica');
+      return;
+    }
+    log('info', `MCP session ${signal.sessionId}: request ${quoteInput(String(signal.requestId))} cancelled`);
+    session.transport.onmessage?.({
+      jsonrpc: '2.0',
+      method: 'notifications/cancelled',
+      params: { requestId: signal.requestId, ...(signal.reason === undefined ? {} : { reason: signal.reason }) },
+    });
+  }
+
+  /**
+   * Closes this replica's copy of a session. `everywhere`: the session itself ends (DELETE, eviction): it is removed
+   * from Redis and every other replica closes its copy, cancelling the calls it runs. Otherwise (idle here, shutdown)
+   * other replicas go on serving it.
+   */
+  async function closeSession(id: string, reason: string, everywhere = false): Promise<void> {
+    const session = sessions.get(id);
+    if (session) {
+      sessions.delete(id);
+      log('info', `MCP session ${id} closed (${reason})`);
+    }
+    if (everywhere) {
+      const shared = await sharing();
+      await shared?.sessions.remove(id);
+      await shared?.cancelBus.publish({ sessionId: id, reason: `ended on another replica (${reason})` });
+    }
+    await session?.server.close().catch(() => undefined); // already closing: nothing more to do
   }
 
   /**
@@ -138,15 +183,16 @@ export function createMcpSessions(
     }
     if (!oldest) return false;
     const idleSeconds = Math.round((Date.now() - oldest[1].lastActive) / 1000);
-    await closeSession(oldest[0], `evicted for a new session at WEB_READER_MAX_SESSIONS, idle for ${idleSeconds} s`);
+    const reason = `evicted for a new session at WEB_READER_MAX_SESSIONS, idle for ${idleSeconds} s`;
+    await closeSession(oldest[0], reason, true);
     return true;
   }
 
-  /** A POST without a session id: initialize opens a session, if the cap leaves (or eviction makes) room. */
-  async function openSession(req: IncomingMessage, res: ServerResponse, message: unknown): Promise<void> {
-    if (!isInitializeRequest(message)) {
-      throw new HttpError(400, 'Bad Request: no Mcp-Session-Id header; send initialize first.');
-    }
+  /**
+   * Takes a place at the session cap for a session being opened or taken up, evicting if it must; the place counts
+   * until the returned function is called (once the session is in `sessions`, or has failed to open).
+   */
+  async function reservePlace(res: ServerResponse): Promise<() => void> {
     while (sessions.size + openingSessions >= config.httpMaxSessions) {
       if (await evictIdleSession()) continue;
       res.setHeader('retry-after', String(RETRY_SESSION_SECONDS));
@@ -156,23 +202,49 @@ export function createMcpSessions(
           `retry in ${RETRY_SESSION_SECONDS} s.`,
       );
     }
-    // An opening session counts against the cap until it is in `sessions`, and only until then (counted once).
     openingSessions += 1;
-    let opening = true;
-    const opened = () => {
-      if (opening) openingSessions -= 1;
-      opening = false;
+    let isHeld = true;
+    return () => {
+      if (isHeld) openingSessions -= 1;
+      isHeld = false;
     };
-    const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal });
+  }
+
+  /** A session's MCP server and transport, in `sessions` once initialize has given it its id (or resumeStored). */
+  function createSession(facts: McpSessionFacts): Session {
+    const level = LoggingLevelSchema.safeParse(facts.logLevel);
+    const logLevel: ClientLogLevel = {
+      current: level.success ? level.data : DEFAULT_CLIENT_LOG_LEVEL,
+      // Stored before logging/setLevel is answered: the client's next request may land on another replica.
+      onChosen: async (chosen) => {
+        session.facts = { ...session.facts, logLevel: chosen };
+        const id = session.transport.sessionId;
+        if (id !== undefined) await (await sharing())?.sessions.save(id, session.facts, sessionIdleMs, true);
+      },
+    };
+    const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal, clientLogLevel: logLevel });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        opened();
-        sessions.set(id, { transport, server, lastActive: Date.now(), activeCalls: 0 });
-        server.onclose = () => void closeSession(id, 'closed');
-        log('info', `MCP session ${id} opened`);
+      onsessioninitialized: async (newId) => {
+        // Awaited by the SDK before initialize is answered: the session is on Redis before its client can use it.
+        await (await sharing())?.sessions.save(newId, session.facts, sessionIdleMs);
+        sessions.set(newId, session);
+        server.onclose = () => void closeSession(newId, 'closed');
+        log('info', `MCP session ${newId} opened`);
       },
     });
+    const session: Session = { transport, server, lastActive: Date.now(), activeCalls: 0, facts, logLevel };
+    return session;
+  }
+
+  /** A POST without a session id: initialize opens a session, if the cap leaves (or eviction makes) room. */
+  async function openSession(req: IncomingMessage, res: ServerResponse, message: unknown): Promise<void> {
+    if (!isInitializeRequest(message)) {
+      throw new HttpError(400, 'Bad Request: no Mcp-Session-Id header; send initialize first.');
+    }
+    // An opening session counts against the cap until it is in `sessions`, and only until then (counted once).
+    const opened = await reservePlace(res);
+    const { transport, server } = createSession({ initialize: message.params });
     try {
       await server.connect(transport);
       await transport.handleRequest(req, res, message);
@@ -183,10 +255,58 @@ export function createMcpSessions(
     if (transport.sessionId === undefined) await server.close();
   }
 
-  function sessionFor(id: string): Session {
-    const session = sessions.get(id);
-    if (!session) throw new HttpError(404, 'Session not found. It ended or expired; initialize a new one.');
-    return session;
+  /** Takes up a session another replica opened, from what it stored on Redis. */
+  async function resumeStored(id: string, facts: McpSessionFacts, res: ServerResponse): Promise<Session> {
+    const placed = await reservePlace(res);
+    try {
+      const session = createSession(facts);
+      await session.server.connect(session.transport);
+      await resumeSession(session.server, session.transport, id, facts.initialize);
+      sessions.set(id, session);
+      session.server.onclose = () => void closeSession(id, 'closed');
+      log('info', `MCP session ${id} taken up from Redis (opened on another replica)`);
+      return session;
+    } finally {
+      placed();
+    }
+  }
+
+  /**
+   * The session a request names. With REDIS_URL, one round trip to Redis finds it, refreshes its time to live and
+   * brings its current log level; a session this replica does not hold is taken up from there (unless `takeUp` is
+   * false: then undefined). Without Redis (or while it is unreachable) only the sessions this replica holds.
+   */
+  async function sessionFor(id: string, res: ServerResponse, takeUp = true): Promise<Session | undefined> {
+    const shared = await sharing();
+    const stored = shared ? await shared.sessions.touch(id, sessionIdleMs) : null;
+    const held = sessions.get(id);
+    if (held) {
+      if (stored === null && shared) {
+        // Redis does not have it (restarted empty, or this session opened while it was unreachable), but this
+        // replica does: store it, so the other replicas can serve it again.
+        await shared.sessions.save(id, held.facts, sessionIdleMs);
+      } else if (stored !== null && stored !== SESSION_STORE_UNREACHABLE) {
+        const level = LoggingLevelSchema.safeParse(stored.logLevel);
+        if (level.success) held.logLevel.current = level.data;
+      }
+      return held;
+    }
+    if (stored === SESSION_STORE_UNREACHABLE) {
+      res.setHeader('retry-after', String(RETRY_UNREACHABLE_SECONDS));
+      throw new HttpError(
+        503,
+        'This replica cannot reach Redis to find the session (it was opened on another replica); ' +
+          `retry in ${RETRY_UNREACHABLE_SECONDS} s.`,
+      );
+    }
+    if (stored === null) throw new HttpError(404, 'Session not found. It ended or expired; initialize a new one.');
+    if (!takeUp) return undefined;
+    let taking = resuming.get(id);
+    if (!taking) {
+      taking = resumeStored(id, stored, res).finally(() => resuming.delete(id));
+      resuming.set(id, taking);
+    }
+    return taking;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse, entry: { tool: string }): Promise<void> {
@@ -201,24 +321,38 @@ export function createMcpSessions(
       }
       entry.tool = describeRpc(message);
       if (typeof sessionId !== 'string') return openSession(req, res, message);
-      return handleInSession(sessionFor(sessionId), req, res, message);
+      const session = (await sessionFor(sessionId, res))!;
+      // The call may run on another replica: tell them all (this replica's transport cancels its own, below).
+      const shared = await sharing();
+      for (const { requestId, reason } of shared ? cancellationsOf(message) : []) {
+        await shared!.cancelBus.publish({ sessionId, requestId, ...(reason === undefined ? {} : { reason }) });
+      }
+      return handleInSession(session, req, res, message);
     }
     if (typeof sessionId !== 'string') throw new HttpError(400, 'Bad Request: Mcp-Session-Id header is required.');
-    await handleInSession(sessionFor(sessionId), req, res);
-    if (req.method === 'DELETE') await closeSession(sessionId, 'ended by the client');
+    // A DELETE of a session held elsewhere only ends it (everywhere) without taking it up here.
+    const session = await sessionFor(sessionId, res, req.method !== 'DELETE');
+    if (session) await handleInSession(session, req, res);
+    else res.writeHead(200).end(); // as the SDK answers a DELETE
+    if (req.method === 'DELETE') await closeSession(sessionId, 'ended by the client', true);
   }
 
   // Idle expiry: a session with no call running for sessionIdleMs is closed, even with its GET stream open (the
-  // stream ends); its client gets 404 and, as the MCP spec says, starts a new session.
+  // stream ends); its client gets 404 and, as the MCP spec says, starts a new session. With REDIS_URL this closes
+  // this replica's copy; the session itself lapses on Redis after the same idle time with no request on any
+  // replica, and a call running here keeps it alive there.
   function expireIdle(): () => void {
     const sweep = setInterval(
       () => {
         const now = Date.now();
+        const running: string[] = [];
         for (const [id, session] of sessions) {
-          if (session.activeCalls === 0 && now - session.lastActive > sessionIdleMs) {
+          if (session.activeCalls > 0) running.push(id);
+          else if (now - session.lastActive > sessionIdleMs) {
             void closeSession(id, `idle for ${Math.round((now - session.lastActive) / 1000)} s`);
           }
         }
+        if (running.length > 0) void sharing().then((shared) => shared?.sessions.keepAlive(running, sessionIdleMs));
       },
       Math.max(100, Math.min(sessionIdleMs / 2, 60_000)),
     );
