@@ -2,6 +2,7 @@
 // snapshot (load-page.ts), and reading, snapshot → what a model reads (read-page.ts). I/O comes in through EngineIO
 // so tests and the library can replace the network or the worker pool; the defaults are the real ones.
 import type { Config } from '../config.js';
+import type { ResumeStore } from '../crawl/resume-store.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
@@ -65,6 +66,8 @@ export interface Engine {
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
   /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
   sharedStateHealth(): Promise<SharedStateHealth>;
+  /** Crawl states shared with other replicas (REDIS_URL); undefined: the crawl tool keeps its own in memory. */
+  sharedResumeStore(): Promise<ResumeStore | undefined>;
   close(): Promise<void>;
 }
 
@@ -102,6 +105,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
     sharedStateHealth: () => shared.health(),
+    sharedResumeStore: async () => shared.resumeStore,
     close: async () => {
       await Promise.all([extractor.close(), renderer.close(), shared.close()]);
     },

@@ -26,6 +26,7 @@ export function createLazyEngine(config: Config): Engine {
     readLlmsTxt: async (...args) => (await engine()).readLlmsTxt(...args),
     // Without REDIS_URL there is nothing shared to ask about, and /healthz must not load the engine to say so.
     sharedStateHealth: async () => (config.redisUrl === undefined ? 'off' : (await engine()).sharedStateHealth()),
+    sharedResumeStore: async () => (config.redisUrl === undefined ? undefined : (await engine()).sharedResumeStore()),
     // Never loaded, nothing to close.
     close: async () => {
       if (loading) await (await loading).close();

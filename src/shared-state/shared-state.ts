@@ -3,9 +3,11 @@
 // shared within the process, the robots.txt gate keeps its own answers). With it, Redis behind the same interfaces,
 // each falling back to the in-memory behaviour while Redis is unreachable (redis-link.ts).
 //
-// Still per replica in this slice: MCP sessions, crawl state for continue_from, cancellation.
+// Crawl states for continue_from are shared too (redis-resume-store.ts). Still per replica in this slice: MCP
+// sessions, cancellation.
 import type { Config } from '../config.js';
 import type { FetchClaims } from '../fetch/fetch-claims.js';
+import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { createPageCache, type PageCache } from '../fetch/page-cache.js';
 import type { HostTurns } from '../fetch/queue.js';
 import type { RobotsStore } from '../fetch/robots-gate.js';
@@ -13,6 +15,7 @@ import { createRedisFetchClaims } from './redis-fetch-claims.js';
 import { createRedisHostTurns } from './redis-host-turns.js';
 import { createRedisLink } from './redis-link.js';
 import { createRedisPageCache } from './redis-page-cache.js';
+import { createRedisResumeStore } from './redis-resume-store.js';
 import { createRedisRobotsStore } from './redis-robots-store.js';
 
 /** /healthz's `redis`: reachable, unreachable, or not configured. */
@@ -24,6 +27,8 @@ export interface SharedState {
   readonly turns?: HostTurns;
   readonly claims?: FetchClaims;
   readonly robotsStore?: RobotsStore;
+  /** Crawl states for continue_from, checkpointed while crawls run; absent: each front door keeps its own. */
+  readonly resumeStore?: ResumeStore;
   health(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
@@ -49,6 +54,10 @@ export function createSharedState(config: Config, options: SharedStateOptions): 
     turns: createRedisHostTurns(link),
     claims: createRedisFetchClaims(link, sharedPages),
     robotsStore: createRedisRobotsStore(link),
+    resumeStore: createRedisResumeStore(link, {
+      ttlSeconds: config.crawlResumeTtlSeconds,
+      local: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
+    }),
     health: async () => ((await link.isReachable()) ? 'up' : 'down'),
     close: () => link.close(),
   };
