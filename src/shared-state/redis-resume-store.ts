@@ -30,26 +30,33 @@ const PROCESS_ID = randomUUID();
 const stateKey = (id: string) => `crawl:${id}`;
 const leaseKey = (id: string) => `crawl-lease:${id}`;
 
-// KEYS: state, lease. The state and its removal, unless a lease is held: then the owner and how long its lease lasts.
+// A taken id's lease says so for as long as a state lives: an owner whose lease had lapsed (a long pause) finds it
+// at its next checkpoint and stops, instead of taking the lease again and bringing a used id back to life.
+const TAKEN = 'taken';
+
+// KEYS: state, lease. ARGV: state ms. The state and its removal, unless a lease is held: then the owner and how long
+// its lease lasts.
 const TAKE = `
-if redis.call('EXISTS', KEYS[2]) == 1 then
-  return {'busy', redis.call('GET', KEYS[2]), redis.call('PTTL', KEYS[2])}
-end
+local owner = redis.call('GET', KEYS[2])
+if owner == '${TAKEN}' then return {'none'} end
+if owner then return {'busy', owner, redis.call('PTTL', KEYS[2])} end
 local state = redis.call('GET', KEYS[1])
 if not state then return {'none'} end
 redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], '${TAKEN}', 'PX', ARGV[1])
 return {'state', state}
 `;
 
 // KEYS: state, lease, new state, new lease. ARGV: token, lease ms, state ms. TAKE, and the state moved to the new id
 // under the caller's lease in the same step: no moment when a crawl is in neither place, or in both.
 const TAKE_OVER = `
-if redis.call('EXISTS', KEYS[2]) == 1 then
-  return {'busy', redis.call('GET', KEYS[2]), redis.call('PTTL', KEYS[2])}
-end
+local owner = redis.call('GET', KEYS[2])
+if owner == '${TAKEN}' then return {'none'} end
+if owner then return {'busy', owner, redis.call('PTTL', KEYS[2])} end
 local state = redis.call('GET', KEYS[1])
 if not state then return {'none'} end
 redis.call('DEL', KEYS[1])
+redis.call('SET', KEYS[2], '${TAKEN}', 'PX', ARGV[3])
 redis.call('SET', KEYS[4], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[3], state, 'PX', ARGV[3])
 return {'state', state}
@@ -93,6 +100,8 @@ export interface RedisResumeStoreOptions {
   readonly local: ResumeStore;
   readonly leaseMs?: number;
   readonly renewMs?: number;
+  /** Names this process in its leases (tests: two replicas in one process); random by default. */
+  readonly processId?: string;
 }
 
 type TakeAnswer = ['busy', string | null, number] | ['none'] | ['state', string];
@@ -107,9 +116,9 @@ function parseState(text: string): CrawlState | undefined {
 }
 
 /** The refusal of a continue while the crawl's owner holds its lease. */
-function runningError(id: string, owner: string | null, leftMs: number): TimeoutError {
+function runningError(id: string, isOwnProcess: boolean, leftMs: number): TimeoutError {
   const seconds = Math.max(1, Math.ceil(leftMs / 1000));
-  const where = owner?.startsWith(`${PROCESS_ID}:`) ? 'on this server' : 'on another replica';
+  const where = isOwnProcess ? 'on this server' : 'on another replica';
   const message =
     `continue_from '${id}': this crawl is running ${where}; try again in ${seconds} s. A crawl has one owner at ` +
     `a time: its result gives the id to continue from, and if its replica has died, the crawl can be continued ` +
@@ -127,20 +136,28 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
   const checkpoint = link.script(CHECKPOINT, 2);
   const renew = link.script(RENEW, 1);
   const release = link.script(RELEASE, 2);
-  const newToken = () => `${PROCESS_ID}:${randomUUID()}`;
+  const processId = options.processId ?? PROCESS_ID;
+  const newToken = () => `${processId}:${randomUUID()}`;
+  const refuse = (id: string, owner: string | null, leftMs: number) =>
+    runningError(id, owner?.startsWith(`${processId}:`) ?? false, leftMs);
 
   function running(id: string, token: string): RunningCrawl {
     let isLost = false;
     const lose = (): void => {
       if (isLost) return;
       isLost = true;
-      log('warn', `Crawl ${id} was taken over by another replica (its lease lapsed): this call stops checkpointing it.`);
+      log(
+        'warn',
+        `Crawl ${id} was taken over by another replica (its lease lapsed): this call stops checkpointing it.`,
+      );
     };
     // Unreachable (-1): the lease is renewed again next time, or lapses, which is what an outage should do.
     const timer = setInterval(() => {
-      void link.attempt((redis) => renew(redis, leaseKey(id), token, leaseMs), -1).then((answer) => {
-        if (answer === 0) lose();
-      });
+      void link
+        .attempt((redis) => renew(redis, leaseKey(id), token, leaseMs), -1)
+        .then((answer) => {
+          if (answer === 0) lose();
+        });
     }, renewMs);
     timer.unref(); // a lease never keeps a process alive
     return {
@@ -183,8 +200,11 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
     },
     async take(id) {
       if (!isResumeId(id)) return undefined;
-      const answer = (await link.attempt((redis) => take(redis, stateKey(id), leaseKey(id)), null)) as TakeAnswer | null;
-      if (answer?.[0] === 'busy') throw runningError(id, answer[1], answer[2]);
+      const answer = (await link.attempt(
+        (redis) => take(redis, stateKey(id), leaseKey(id), ttlMs),
+        null,
+      )) as TakeAnswer | null;
+      if (answer?.[0] === 'busy') throw refuse(id, answer[1], answer[2]);
       if (answer?.[0] === 'state') return parseState(answer[1]);
       // Not on Redis, or Redis away: an id this process saved in its memory during an outage.
       return local.take(id);
@@ -205,7 +225,7 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
           (redis) => takeOver(redis, ...keys, token, leaseMs, ttlMs),
           null,
         )) as TakeAnswer | null;
-        if (answer?.[0] === 'busy') throw runningError(id, answer[1], answer[2]);
+        if (answer?.[0] === 'busy') throw refuse(id, answer[1], answer[2]);
         if (answer?.[0] === 'state') {
           const crawl = running(newId, token);
           const state = parseState(answer[1]);
