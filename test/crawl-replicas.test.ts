@@ -4,6 +4,8 @@
 // fixture server) sees is the assertion: no page asked for twice, and no more pages than max_pages over the crawl.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
@@ -159,6 +161,27 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
     const used = await crawl(replicas[1]!, { continue_from: first.id });
     expect(used.error).toMatch(/is unknown or expired/);
   }, 120_000);
+
+  it('tells an MCP client the crawl’s id in its first progress notification, before any page is read', async () => {
+    const mcp = new Client({ name: 'crawl-progress', version: '0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${replicas[2]!.url}/mcp`)));
+    const messages: string[] = [];
+    const result = await mcp.callTool(
+      { name: 'crawl', arguments: { url: origin.url('/t/'), max_pages: 2 } },
+      undefined,
+      { onprogress: (progress) => messages.push(progress.message ?? '') },
+    );
+    await mcp.close();
+    expect(result.isError).toBeFalsy();
+    const id = /^crawl started; if this call is lost, continue with continue_from="([0-9a-f-]{36})"$/.exec(
+      messages[0]!,
+    );
+    expect(id).not.toBeNull();
+    expect(messages.slice(1)).not.toEqual([]);
+    for (const message of messages.slice(1)) expect(message).toContain(`continue_from="${id![1]}"`);
+    // Read to its end (max_pages): its id continues nothing.
+    expect((await crawl(replicas[0]!, { continue_from: id![1] })).error).toMatch(/is unknown or expired/);
+  }, 60_000);
 
   it('continues a crawl whose replica was killed mid-way on another, from its last committed page, budgets held', async () => {
     const [a, b] = replicas as [Replica, Replica];

@@ -33,10 +33,11 @@ export async function takeResumeState(
     : await store.take(id.trim()).then((state) => state && { state });
   if (taken) return taken;
   // Pages already read come from the cache only in the same process (a server, not a new CLI run): not promised.
+  const where = store.checkpoints ? 'on any replica of this deployment' : 'where it was started';
   throw new InvalidArgumentError(
     'continue_from',
     `continue_from '${quoteInput(id, 60)}' is unknown or expired: a stopped crawl can be continued once, within ` +
-      `CRAWL_RESUME_TTL (${ttlSeconds} s), where it was started. Start a new crawl with url, or use the ` +
+      `CRAWL_RESUME_TTL (${ttlSeconds} s), ${where}. Start a new crawl with url, or use the ` +
       `continue_from of the latest result.`,
   );
 }
