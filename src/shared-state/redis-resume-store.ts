@@ -143,14 +143,6 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
 
   function running(id: string, token: string): RunningCrawl {
     let isLost = false;
-    const lose = (): void => {
-      if (isLost) return;
-      isLost = true;
-      log(
-        'warn',
-        `Crawl ${id} was taken over by another replica (its lease lapsed): this call stops checkpointing it.`,
-      );
-    };
     // Unreachable (-1): the lease is renewed again next time, or lapses, which is what an outage should do.
     const timer = setInterval(() => {
       void link
@@ -159,6 +151,15 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
           if (answer === 0) lose();
         });
     }, renewMs);
+    function lose(): void {
+      clearInterval(timer);
+      if (isLost) return;
+      isLost = true;
+      log(
+        'warn',
+        `Crawl ${id} was taken over by another replica (its lease lapsed): this call stops checkpointing it.`,
+      );
+    }
     timer.unref(); // a lease never keeps a process alive
     return {
       id,

@@ -228,12 +228,14 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
   // With a store that checkpoints crawls, the crawl has its id from the start (docs/scale-out.md "Crawls").
   let running: RunningCrawl | undefined;
   const crawlWith = async (crawlOptions: CrawlOptions): Promise<CrawlResult> => {
-    if (running) options.onRunning?.(running.id);
-    const checkpoint = running && { checkpoint: running.checkpoint };
-    return crawlSite({ ...crawlOptions, ...checkpoint }, ioFor(crawlOptions.url)).catch(async (error: unknown) => {
+    try {
+      if (running) options.onRunning?.(running.id);
+      const checkpoint = running && { checkpoint: running.checkpoint };
+      return await crawlSite({ ...crawlOptions, ...checkpoint }, ioFor(crawlOptions.url));
+    } catch (error) {
       await running?.release(); // its last checkpoint stays: the id still continues it
       throw error;
-    });
+    }
   };
   if (args.continue_from !== undefined) {
     const taken = await takeResumeState(store, args.continue_from, config.crawlResumeTtlSeconds);
