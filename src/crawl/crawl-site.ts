@@ -8,6 +8,10 @@
 // ends the crawl at once with what it has read: pages already fetched at the head of the frontier are still taken,
 // pages in flight are abandoned (aborted, not waited on) and go back to the frontier. What is left — frontier, seen
 // set, budget spent — is returned as a CrawlState, plain data, from which a later call resumes the same crawl.
+//
+// Checkpoints: given `checkpoint`, the same state is handed to it before the first page and after every committed
+// page, and awaited, so a page counted in a progress notification is in the state a continuation takes (a shared
+// store keeps it, and a crawl whose process dies is continued from there: docs/scale-out.md).
 import { createCommit, type CrawlResult, type StopReason } from './commit.js';
 import type { CrawlIO } from './crawl-io.js';
 import { createFrontier, scopeOf, type CrawlEntry, type CrawlScope, type CrawlState } from './frontier.js';
@@ -30,6 +34,8 @@ export interface CrawlOptions extends CrawlScope {
   readonly onProgress?: (progress: CrawlProgress) => void;
   /** A URL's visit begins (robots.txt, then its page): what a progress line says is being read. */
   readonly onVisit?: (url: string) => void;
+  /** Keeps the crawl's state as it goes (before the first page, after each committed one); awaited. */
+  readonly checkpoint?: (state: CrawlState) => Promise<void>;
 }
 
 export interface CrawlProgress {
@@ -145,8 +151,21 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
     if (!sitemapsMerged) sitemapUrls = sitemapsOf(landedUrl);
   }
 
+  // Where the crawl stands, for a continuation: pages in flight go back to the head of the frontier (in their order)
+  // and are read again; pages started early were never enqueued, so their links find them again.
+  const stateNow = (): CrawlState => ({
+    version: 1,
+    scope,
+    frontier: [...scheduler.inFlight(), ...frontier.remaining()],
+    ...frontier.state(),
+    pagesRead: commit.pagesRead(),
+    tokensUsed: commit.tokensUsed(),
+    processed,
+    sitemapsMerged,
+    lastStartByOrigin: politeness.lastStarts(),
+  });
+
   function report(): void {
-    processed++;
     const known = frontier.size() + scheduler.inFlight().length;
     const pagesRead = commit.pagesRead();
     options.onProgress?.({
@@ -172,31 +191,22 @@ export async function crawlSite(crawlOptions: CrawlOptions, io: CrawlIO): Promis
         for (const url of await sitemapUrls) frontier.enqueue(url, 1);
       }
     }
+    processed++;
+    await options.checkpoint?.(stateNow());
     report();
   }
 
+  await options.checkpoint?.(stateNow());
   let stopReason: StopReason = await scheduler.run(commitNext, commit.limit);
   if (options.signal?.aborted) stopReason = 'cancelled';
   // Whatever is still in flight or waiting was not read because a limit was reached (or the caller cancelled).
   controller.abort();
   let resumeState: CrawlState | undefined;
   if (stopReason === 'time_limit' || stopReason === 'stopped') {
-    // Abandoned, not waited on: the caller's time is up. Pages in flight go back to the head of the frontier (in
-    // their order) and are read by the continuation; pages started early were never enqueued, so their links
-    // find them again.
-    const left = [...scheduler.inFlight(), ...frontier.remaining()];
-    if (left.length > 0 || !sitemapsMerged) {
-      resumeState = {
-        version: 1,
-        scope,
-        frontier: left,
-        ...frontier.state(),
-        pagesRead: commit.pagesRead(),
-        tokensUsed: commit.tokensUsed(),
-        processed,
-        sitemapsMerged,
-        lastStartByOrigin: politeness.lastStarts(),
-      };
+    // Abandoned, not waited on: the caller's time is up (stateNow returns them to the frontier).
+    const state = stateNow();
+    if (state.frontier.length > 0 || !sitemapsMerged) {
+      resumeState = state;
     } else {
       stopReason = 'frontier_empty'; // halted with nothing left to do: the crawl is complete
     }

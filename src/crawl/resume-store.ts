@@ -4,6 +4,10 @@
 //
 // An id continues its crawl once: `take` removes it, and the continuation gets a new id. Two calls with the same id
 // would read the same frontier twice and spend the same budget twice.
+//
+// A shared store (src/shared-state/redis-resume-store.ts) also keeps a crawl while it runs (`checkpoints`): the id
+// exists from the crawl's start, the state is written at every committed page, and a lease names the one replica
+// running it, so a crawl whose replica dies is continued from its last committed page on another.
 import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,6 +23,35 @@ export interface ResumeStore {
   save(state: CrawlState): Promise<string>;
   /** The state and its removal, or undefined when the id is unknown, used or expired. */
   take(id: string): Promise<CrawlState | undefined>;
+  /** Present on a store shared by replicas: crawls checkpointed while they run (docs/scale-out.md). */
+  readonly checkpoints?: CrawlCheckpoints;
+}
+
+/** A crawl while it runs: its id from the start, its state written at every committed page, one owner (a lease). */
+export interface RunningCrawl {
+  /** What continue_from takes: the crawl's last checkpoint, once this call is over or its replica is gone. */
+  readonly id: string;
+  /** Writes the state the id continues from. Never throws: a checkpoint that fails leaves the previous one. */
+  checkpoint(state: CrawlState): Promise<void>;
+  /**
+   * The call is over. With `final`, the state is kept for a continuation ('kept'); without, the last checkpoint
+   * stays (a cancelled call: its id still continues). 'unreachable': the store could not keep it (save it
+   * elsewhere); 'lost': another replica took the crawl over meanwhile, so this call must hand out no id.
+   */
+  release(final?: CrawlState): Promise<'kept' | 'unreachable' | 'lost'>;
+  /** The crawl is complete: its state and lease are removed, and its id continues nothing. */
+  discard(): Promise<void>;
+}
+
+export interface CrawlCheckpoints {
+  /** A new crawl's id and lease; undefined while the store is unreachable (the crawl runs without checkpoints). */
+  begin(): Promise<RunningCrawl | undefined>;
+  /**
+   * Takes a stopped (or orphaned) crawl over: its state moves to a new id with this process's lease, in one step.
+   * Undefined when the id is unknown, used or expired; throws a QUEUE_TIMEOUT TimeoutError while the crawl's lease
+   * is held (it is running), saying when to try again. While the store is unreachable, `take` from its fallback.
+   */
+  takeOver(id: string): Promise<{ state: CrawlState; running?: RunningCrawl } | undefined>;
 }
 
 export interface ResumeStoreOptions {

@@ -2,6 +2,7 @@
 // snapshot (load-page.ts), and reading, snapshot → what a model reads (read-page.ts). I/O comes in through EngineIO
 // so tests and the library can replace the network or the worker pool; the defaults are the real ones.
 import type { Config } from '../config.js';
+import type { ResumeStore } from '../crawl/resume-store.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
@@ -72,6 +73,8 @@ export interface Engine {
   sharedStateHealth(): Promise<SharedStateHealth>;
   /** MCP sessions shared with other replicas (transports/http/mcp-sessions.ts); none without REDIS_URL. */
   mcpSessionSharing?(): Promise<McpSessionSharing | undefined>;
+  /** Crawl states shared with other replicas (REDIS_URL); undefined: the crawl tool keeps its own in memory. */
+  sharedResumeStore(): Promise<ResumeStore | undefined>;
   close(): Promise<void>;
 }
 
@@ -110,6 +113,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
     sharedStateHealth: () => shared.health(),
     mcpSessionSharing: async () => shared.mcpSessions,
+    sharedResumeStore: async () => shared.resumeStore,
     close: async () => {
       await Promise.all([extractor.close(), renderer.close(), shared.close()]);
     },

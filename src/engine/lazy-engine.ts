@@ -28,6 +28,7 @@ export function createLazyEngine(config: Config): Engine {
     sharedStateHealth: async () => (config.redisUrl === undefined ? 'off' : (await engine()).sharedStateHealth()),
     // Without REDIS_URL sessions are this process's own, and must not load the engine to learn it.
     mcpSessionSharing: async () => (config.redisUrl === undefined ? undefined : (await engine()).mcpSessionSharing?.()),
+    sharedResumeStore: async () => (config.redisUrl === undefined ? undefined : (await engine()).sharedResumeStore()),
     // Never loaded, nothing to close.
     close: async () => {
       if (loading) await (await loading).close();

@@ -4,9 +4,10 @@
 // each falling back to the in-memory behaviour while Redis is unreachable (redis-link.ts).
 //
 // MCP sessions and cancellation are shared through mcpSessions (redis-mcp-sessions.ts, redis-cancel-bus.ts) for the
-// HTTP transport. Still per replica in this slice: crawl state for continue_from.
+// HTTP transport, and crawl states for continue_from through resumeStore (redis-resume-store.ts).
 import type { Config } from '../config.js';
 import type { FetchClaims } from '../fetch/fetch-claims.js';
+import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { createPageCache, type PageCache } from '../fetch/page-cache.js';
 import type { HostTurns } from '../fetch/queue.js';
 import type { RobotsStore } from '../fetch/robots-gate.js';
@@ -16,6 +17,7 @@ import { createRedisHostTurns } from './redis-host-turns.js';
 import { createRedisLink } from './redis-link.js';
 import { createRedisMcpSessionStore, type McpSessionStore } from './redis-mcp-sessions.js';
 import { createRedisPageCache } from './redis-page-cache.js';
+import { createRedisResumeStore } from './redis-resume-store.js';
 import { createRedisRobotsStore } from './redis-robots-store.js';
 
 /** /healthz's `redis`: reachable, unreachable, or not configured. */
@@ -34,6 +36,8 @@ export interface SharedState {
   readonly claims?: FetchClaims;
   readonly robotsStore?: RobotsStore;
   readonly mcpSessions?: McpSessionSharing;
+  /** Crawl states for continue_from, checkpointed while crawls run; absent: each front door keeps its own. */
+  readonly resumeStore?: ResumeStore;
   health(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
@@ -60,6 +64,10 @@ export function createSharedState(config: Config, options: SharedStateOptions): 
     claims: createRedisFetchClaims(link, sharedPages),
     robotsStore: createRedisRobotsStore(link),
     mcpSessions: { sessions: createRedisMcpSessionStore(link), cancelBus: createRedisCancelBus(link) },
+    resumeStore: createRedisResumeStore(link, {
+      ttlSeconds: config.crawlResumeTtlSeconds,
+      local: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
+    }),
     health: async () => ((await link.isReachable()) ? 'up' : 'down'),
     close: () => link.close(),
   };

@@ -6,14 +6,13 @@
 import { z } from 'zod';
 import type { CrawlResult } from '../crawl/commit.js';
 import type { CrawlIO } from '../crawl/crawl-io.js';
-import type { CrawlProgress } from '../crawl/crawl-site.js';
-import type { CrawlState } from '../crawl/frontier.js';
-import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
+import type { CrawlOptions, CrawlProgress } from '../crawl/crawl-site.js';
+import type { ResumeStore, RunningCrawl } from '../crawl/resume-store.js';
+import { crawlIdNote, handOutResumeId, resumeStoreFor, takeResumeState } from './crawl-resume.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import type { Engine } from '../engine/engine.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { InvalidArgumentError } from '../errors.js';
-import { quoteInput } from '../quote.js';
 import { renderCrawl } from '../output/crawl-report.js';
 import { crawlContinueLine, crawlLandedNote, selectorMatchedNothing } from '../output/notices.js';
 import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
@@ -193,42 +192,24 @@ export interface RunCrawlOptions {
   readonly onProgress?: (progress: CrawlProgress) => void;
   /** A URL's visit begins (the CLI's progress line says what is being read). */
   readonly onVisit?: (url: string) => void;
-  /** Where stopped crawls wait to be continued; by default the engine's in-memory store. */
+  /**
+   * Where stopped crawls wait to be continued; by default the one shared by replicas (REDIS_URL), else the engine's
+   * in-memory store.
+   */
   readonly resumeStore?: ResumeStore;
+  /**
+   * The crawl's continue_from id from its start, with a store that checkpoints crawls as they run (REDIS_URL): if
+   * this call is lost with its replica, the id continues the crawl from its last committed page.
+   */
+  readonly onRunning?: (id: string) => void;
   /** Overrides the engine's crawl I/O (tests). */
   readonly io?: CrawlIO;
-}
-
-// One resume store per engine: every front door served by one engine (stdio, MCP over HTTP with its sessions, the
-// JSON API) shares it, so an id from one call continues in another. The engine does not know about crawls (it sits
-// below them), hence a map keyed by it rather than a field of it.
-const resumeStores = new WeakMap<Engine, ResumeStore>();
-
-export function resumeStoreFor(engine: Engine): ResumeStore {
-  let store = resumeStores.get(engine);
-  if (!store) {
-    store = createMemoryResumeStore({ ttlSeconds: engine.config.crawlResumeTtlSeconds });
-    resumeStores.set(engine, store);
-  }
-  return store;
-}
-
-async function takeResumeState(store: ResumeStore, id: string, ttlSeconds: number): Promise<CrawlState> {
-  const state = await store.take(id.trim());
-  if (state) return state;
-  // Pages already read come from the cache only in the same process (a server, not a new CLI run): not promised.
-  throw new InvalidArgumentError(
-    'continue_from',
-    `continue_from '${quoteInput(id, 60)}' is unknown or expired: a stopped crawl can be continued once, within ` +
-      `CRAWL_RESUME_TTL (${ttlSeconds} s), where it was started. Start a new crawl with url, or use the ` +
-      `continue_from of the latest result.`,
-  );
 }
 
 /** Validated arguments → the crawl; shared by the tool and the CLI (which writes pages to files). */
 export async function runCrawl(engine: Engine, args: CrawlArguments, options: RunCrawlOptions = {}): Promise<CrawlRun> {
   const { config } = engine;
-  const store = options.resumeStore ?? resumeStoreFor(engine);
+  const store = options.resumeStore ?? (await engine.sharedResumeStore()) ?? resumeStoreFor(engine);
   const runtime = {
     signal: options.signal,
     stopSignal: options.stopSignal,
@@ -244,9 +225,23 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
   const notes: string[] = [];
   // The crawler loads with the first crawl, not with the server (start-up: npm run bench:start).
   const { crawlSite } = await import('../crawl/crawl-site.js');
+  // With a store that checkpoints crawls, the crawl has its id from the start (docs/scale-out.md "Crawls").
+  let running: RunningCrawl | undefined;
+  const crawlWith = async (crawlOptions: CrawlOptions): Promise<CrawlResult> => {
+    try {
+      if (running) options.onRunning?.(running.id);
+      const checkpoint = running && { checkpoint: running.checkpoint };
+      return await crawlSite({ ...crawlOptions, ...checkpoint }, ioFor(crawlOptions.url));
+    } catch (error) {
+      await running?.release(); // its last checkpoint stays: the id still continues it
+      throw error;
+    }
+  };
   if (args.continue_from !== undefined) {
-    const resume = await takeResumeState(store, args.continue_from, config.crawlResumeTtlSeconds);
-    result = await crawlSite({ ...resume.scope, ...runtime, resume }, ioFor(resume.scope.url));
+    const taken = await takeResumeState(store, args.continue_from, config.crawlResumeTtlSeconds);
+    running = taken.running;
+    const resume = taken.state;
+    result = await crawlWith({ ...resume.scope, ...runtime, resume });
   } else {
     if (args.url === undefined) {
       throw new InvalidArgumentError(
@@ -276,16 +271,13 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
       respectRobots: config.respectRobots !== 'never',
       concurrency: config.maxConcurrent,
     };
-    result = await crawlSite({ ...scope, ...runtime }, ioFor(scope.url));
+    running = await store.checkpoints?.begin();
+    result = await crawlWith({ ...scope, ...runtime });
   }
   if (result.landedUrl !== undefined) notes.push(crawlLandedNote(result.startUrl, result.landedUrl));
-  if (!result.resume) return { result, notes };
-  if (result.stopReason === 'stopped' && !store.outlivesProcess) {
-    // The server is going away and its resume store with it: an id would not work. Say so instead.
-    const restart = 'this server is shutting down, so the crawl cannot be continued on it: call crawl with url again';
-    return { result, notes: [...notes, restart] };
-  }
-  return { result, notes, continueFrom: await store.save(result.resume) };
+  const { continueFrom, note } = await handOutResumeId(store, running, result);
+  if (note !== undefined) notes.push(note);
+  return { result, notes, ...(continueFrom !== undefined && { continueFrom }) };
 }
 
 export function crawlStatus(result: CrawlResult): CrawlToolResult['status'] {
@@ -353,11 +345,11 @@ export function crawlToolResult({ result, notes, continueFrom }: CrawlRun): Craw
  * as finished but not as pages. The bar can move back when a page adds many links, and reaches the end when the
  * crawl does (a crawl stopped at its time limit ends short of it: the rest is for its continuation).
  */
-export function toolProgress(progress: CrawlProgress): ToolProgress {
+export function toolProgress(progress: CrawlProgress, crawlId?: string): ToolProgress {
   return {
     progress: progress.processed,
     total: progress.processed + progress.remaining,
-    message: progressMessage(progress),
+    message: progressMessage(progress) + (crawlId === undefined ? '' : crawlIdNote(crawlId)),
   };
 }
 
@@ -383,11 +375,18 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Crawl a site section within a token budget' },
-  async run(args, { engine, signal, stopSignal, onProgress }): Promise<ToolOutput> {
+  async run(args, { engine, signal, stopSignal, onProgress, onContinueFrom }): Promise<ToolOutput> {
+    let crawlId: string | undefined;
     const run = await runCrawl(engine, args, {
       signal,
       stopSignal,
-      onProgress: onProgress ? (progress) => onProgress(toolProgress(progress)) : undefined,
+      onProgress: onProgress ? (progress) => onProgress(toolProgress(progress, crawlId)) : undefined,
+      // Told at once, before the first page: a replica may die before it reads one.
+      onRunning: (id) => {
+        crawlId = id;
+        onProgress?.({ progress: 0, message: `crawl started${crawlIdNote(id)}` });
+        onContinueFrom?.(id);
+      },
     });
     return {
       text: renderCrawl(run.result, run.notes, run.continueFrom && crawlContinueLine(run.continueFrom)),

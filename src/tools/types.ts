@@ -32,6 +32,11 @@ export interface ToolContext {
   /** Present when the caller asked for progress (an MCP progress token, a CLI progress bar). */
   readonly onProgress?: (progress: ToolProgress) => void;
   /**
+   * A long call's continue_from id as soon as it has one (a crawl with REDIS_URL is checkpointed from its start):
+   * the JSON API sends it as a response header before the result, so a caller whose replica dies can continue.
+   */
+  readonly onContinueFrom?: (id: string) => void;
+  /**
    * Return extraction's trace as `explain` (the CLI's `read --explain`, the library's `fetch({ explain: true })`).
    * Not a tool argument: the trace is for the person debugging extraction, not for the model.
    */

@@ -84,11 +84,12 @@ export function createToolsApi(
       frontDoor: 'api',
       signal: controller.signal,
       stopSignal: graceful.stopSignal,
+      onContinueFrom: (id) => sendContinueFrom(res, id),
     }).finally(() => graceful.cancelSignal.removeEventListener('abort', onShutdownCancel));
     const executionTimeMs = Math.round(performance.now() - started);
     const code = (output.structured.error as { code?: string } | undefined)?.code;
     const status = output.isError && code === 'INVALID_ARGUMENT' ? 400 : 200;
-    sendJson(res, status, {
+    (res.headersSent ? sendBody : sendJson)(res, status, {
       success: !output.isError,
       // As the CLI's --json: a tool's seed-shaped data (web_scraper) as is; otherwise its structured result with
       // the text a model reads. On failure, the status and the error's class and code.
@@ -99,4 +100,24 @@ export function createToolsApi(
   }
 
   return { listTools, callTool };
+}
+
+/** The header that carries a running crawl's continue_from id ahead of its result (REDIS_URL, docs/crawl.md). */
+export const CONTINUE_FROM_HEADER = 'web-reader-continue-from';
+
+// A crawl checkpointed from its start (REDIS_URL) has its continue_from id before its result: the status line and
+// headers go out at once with it, so a caller whose replica dies mid-crawl has the id to continue on another (a
+// fetch() resolves on the headers; curl -D - prints them). The status is 200 from then on: arguments were valid.
+function sendContinueFrom(res: ServerResponse, id: string): void {
+  if (res.headersSent) return;
+  res.writeHead(200, {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    [CONTINUE_FROM_HEADER]: id,
+  });
+  res.flushHeaders();
+}
+
+function sendBody(res: ServerResponse, _status: number, body: unknown): void {
+  res.end(JSON.stringify(body));
 }

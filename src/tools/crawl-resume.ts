@@ -1,0 +1,91 @@
+// Where a crawl's continue_from state lives for the crawl tool (src/crawl/resume-store.ts): the store of the engine's
+// front doors, or the one replicas share (REDIS_URL), where a crawl is checkpointed while it runs and its id holds
+// from its start (docs/scale-out.md "Crawls"). Taking a state to continue, and handing the id out when a call ends.
+import type { CrawlResult } from '../crawl/commit.js';
+import type { CrawlState } from '../crawl/frontier.js';
+import { createMemoryResumeStore, type ResumeStore, type RunningCrawl } from '../crawl/resume-store.js';
+import type { Engine } from '../engine/engine.js';
+import { InvalidArgumentError } from '../errors.js';
+import { quoteInput } from '../quote.js';
+
+// One resume store per engine: every front door served by one engine (stdio, MCP over HTTP with its sessions, the
+// JSON API) shares it, so an id from one call continues in another. The engine does not know about crawls (it sits
+// below them), hence a map keyed by it rather than a field of it.
+const resumeStores = new WeakMap<Engine, ResumeStore>();
+
+export function resumeStoreFor(engine: Engine): ResumeStore {
+  let store = resumeStores.get(engine);
+  if (!store) {
+    store = createMemoryResumeStore({ ttlSeconds: engine.config.crawlResumeTtlSeconds });
+    resumeStores.set(engine, store);
+  }
+  return store;
+}
+
+/** The state `id` continues from, and its checkpoints when the store keeps crawls as they run. */
+export async function takeResumeState(
+  store: ResumeStore,
+  id: string,
+  ttlSeconds: number,
+): Promise<{ state: CrawlState; running?: RunningCrawl }> {
+  const taken = store.checkpoints
+    ? await store.checkpoints.takeOver(id.trim())
+    : await store.take(id.trim()).then((state) => state && { state });
+  if (taken) return taken;
+  // Pages already read come from the cache only in the same process (a server, not a new CLI run): not promised.
+  const where = store.checkpoints ? 'on any replica of this deployment' : 'where it was started';
+  throw new InvalidArgumentError(
+    'continue_from',
+    `continue_from '${quoteInput(id, 60)}' is unknown or expired: a stopped crawl can be continued once, within ` +
+      `CRAWL_RESUME_TTL (${ttlSeconds} s), ${where}. Start a new crawl with url, or use the ` +
+      `continue_from of the latest result.`,
+  );
+}
+
+/**
+ * A checkpointed crawl's id in each progress message (REDIS_URL): a client whose call is lost with its replica reads
+ * it there, and continues the crawl from its last committed page on another.
+ */
+export function crawlIdNote(id: string): string {
+  return `; if this call is lost, continue with continue_from="${id}"`;
+}
+
+/** The call is over: the id that continues the crawl, or a note saying why there is none. */
+export async function handOutResumeId(
+  store: ResumeStore,
+  running: RunningCrawl | undefined,
+  result: CrawlResult,
+): Promise<{ continueFrom?: string; note?: string }> {
+  if (running) return releaseRunning(running, result, store);
+  if (!result.resume) return {};
+  if (result.stopReason === 'stopped' && !store.outlivesProcess) {
+    // The server is going away and its resume store with it: an id would not work. Say so instead.
+    return { note: 'this server is shutting down, so the crawl cannot be continued on it: call crawl with url again' };
+  }
+  return { continueFrom: await store.save(result.resume) };
+}
+
+const CRAWL_TAKEN_OVER_NOTE =
+  'this crawl was continued on another replica while this call ran (its lease lapsed): this result gives no ' +
+  'continue_from; the other call has the crawl now';
+
+/** A checkpointed crawl's call is over: its id continues it, or (complete) nothing does. */
+async function releaseRunning(
+  running: RunningCrawl,
+  result: CrawlResult,
+  store: ResumeStore,
+): Promise<{ continueFrom?: string; note?: string }> {
+  if (result.resume) {
+    const kept = await running.release(result.resume);
+    if (kept === 'kept') return { continueFrom: running.id };
+    // Redis went away meanwhile: the continuation is this replica's alone (a new id, in its memory).
+    if (kept === 'unreachable') return { continueFrom: await store.save(result.resume) };
+    // Another replica took the crawl over meanwhile (redis-resume-store.ts): two owners would read pages twice.
+    return { note: CRAWL_TAKEN_OVER_NOTE };
+  }
+  // A cancelled call keeps its last checkpoint (a caller that lost its connection may continue it); a crawl that
+  // ended is complete, and its id continues nothing.
+  if (result.stopReason === 'cancelled') await running.release();
+  else await running.discard();
+  return {};
+}
