@@ -71,8 +71,11 @@ interface SharedFetch {
 // Half the memory budget of a small server: enough for a few hundred typical pages.
 export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
 
-/** A claim outlives its holder's longest fetch (queue wait, fetch, bot-wall retry) by this much. */
-const CLAIM_MARGIN_MS = 1000;
+/**
+ * A fetch claim's lease across replicas, renewed by its holder while it lives (redis-fetch-claims.ts): a replica
+ * that dies holds the others back at most this long, well inside their patience (QUEUE_TIMEOUT + FETCH_TIMEOUT).
+ */
+const CLAIM_LEASE_MS = 5000;
 
 /** Whether a cached snapshot is young enough for a call's `max_age` (none: the cache's own CACHE_TTL decides). */
 export function isFresh(page: FetchedPage, maxAgeSeconds: number | undefined, now = Date.now()): boolean {
@@ -181,7 +184,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
     const outcome = await claimOrWait(key, {
       claims,
-      claimTtlMs: config.queueTimeoutMs + 2 * timeoutMs + CLAIM_MARGIN_MS,
+      claimTtlMs: CLAIM_LEASE_MS,
       maxWaitMs: config.queueTimeoutMs + timeoutMs,
       accepts: (page) => !stale || page.fetchedAt.getTime() > stale.fetchedAt.getTime(),
       signal: options.signal,

@@ -20,8 +20,9 @@ export interface FetchClaim {
 
 export interface FetchClaims {
   /**
-   * Claims `key` for at most `ttlMs`: a claim, or undefined while another process holds it. A store that cannot
-   * answer grants the claim: fetching ourselves is the safe side (politeness still holds, queue.ts).
+   * Claims `key` with a lease of `ttlMs`, renewed while this process holds it: a claim, or undefined while another
+   * process holds it. A store that cannot answer grants the claim: fetching ourselves is the safe side (politeness
+   * still holds, queue.ts).
    */
   claim(key: string, ttlMs: number): Promise<FetchClaim | undefined>;
   /**

@@ -6,12 +6,17 @@ import { createPageCache } from '../fetch/page-cache.js';
 
 describeWithRedis('fetch claims shared through Redis (in-flight de-duplication across replicas)', (server) => {
   const links: RedisLink[] = [];
+  const linkOf = new Map<object, RedisLink>();
   async function replica() {
     const link = createRedisLink(server.url);
     links.push(link);
     for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
-    return createRedisFetchClaims(link, createPageCache({ ttlSeconds: 60, maxBytes: 1e6 }));
+    const claims = createRedisFetchClaims(link, createPageCache({ ttlSeconds: 60, maxBytes: 1e6 }));
+    linkOf.set(claims, link);
+    return claims;
   }
+  /** A replica that dies: its connection to Redis goes, so nothing renews its claims any more. */
+  const die = (claims: object) => linkOf.get(claims)!.close();
   afterAll(() => Promise.all(links.map((link) => link.close())));
 
   it('grants one claim among concurrent claimants, and another once it is released', async () => {
@@ -24,10 +29,21 @@ describeWithRedis('fetch claims shared through Redis (in-flight de-duplication a
     expect(await replicas[1]!.claim('https://a.test/', 60_000)).toBeDefined();
   });
 
-  it('lets a claim lapse when its holder never releases it (a replica that died)', async () => {
+  it('keeps a claim while its holder lives (renewed), however long past its lease the fetch takes', async () => {
+    const [a, b] = await Promise.all([replica(), replica()]);
+    const held = await a.claim('https://renewed.test/', 300);
+    expect(held).toBeDefined();
+    await new Promise((r) => setTimeout(r, 1200)); // four leases
+    expect(await b.claim('https://renewed.test/', 60_000)).toBeUndefined();
+    await held!.release();
+    expect(await b.claim('https://renewed.test/', 60_000)).toBeDefined();
+  });
+
+  it('lets a claim lapse within its lease when its holder dies (a replica killed mid-fetch)', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
     expect(await a.claim('https://lapse.test/', 30)).toBeDefined();
     expect(await b.claim('https://lapse.test/', 60_000)).toBeUndefined();
+    await die(a);
     let claim;
     for (let i = 0; i < 100 && !claim; i++) {
       await new Promise((r) => setTimeout(r, 10));
@@ -38,7 +54,9 @@ describeWithRedis('fetch claims shared through Redis (in-flight de-duplication a
 
   it('never releases a claim another replica took after the holder’s own lapsed', async () => {
     const [a, b, c] = await Promise.all([replica(), replica(), replica()]);
-    const late = await a.claim('https://late.test/', 30);
+    const late = await a.claim('https://late.test/', 60_000);
+    // Its lease lapses (as when Redis could not be reached to renew it): the key goes, as expiry would take it.
+    await linkOf.get(a)!.attempt((redis) => redis.del('claim:https://late.test/'), 0);
     let taken;
     for (let i = 0; i < 100 && !taken; i++) {
       await new Promise((r) => setTimeout(r, 10));
