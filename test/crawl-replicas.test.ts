@@ -2,48 +2,14 @@
 // any replica, and a crawl whose replica is killed mid-way is continued on another from its last committed page.
 // The replicas are the built CLI as child processes, called through the JSON tools API; what the origin (the
 // fixture server) sees is the assertion: no page asked for twice, and no more pages than max_pages over the crawl.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
-import { CLI_PATH } from './mcp/stdio-client.js';
 import { describeWithRedis } from './redis-server.js';
-
-interface Replica {
-  readonly url: string;
-  kill(): Promise<void>;
-}
-
-// As test/replicas.test.ts starts its replicas (a kept duplicate: keep both in sync until one helper serves both).
-async function startReplica(env: Record<string, string>): Promise<Replica> {
-  const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [CLI_PATH, 'serve', '--http', '--port', '0'], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line in:\n${stderr}`)), 15_000);
-    child.stderr.on('data', () => {
-      const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    void exited.then(() => reject(new Error(`exited before listening:\n${stderr}`)));
-  });
-  return {
-    url,
-    kill: async () => {
-      if (child.exitCode === null) child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
+import { startReplica, type Replica } from './replica-process.js';
 
 interface CrawlAnswer {
   readonly success: boolean;
@@ -136,7 +102,7 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
   afterAll(async () => {
     for (const res of heldRobots) res.destroy();
     client?.disconnect();
-    await Promise.all(replicas.map((one) => one.kill()));
+    await Promise.all(replicas.map((one) => one.stop()));
     await Promise.all([origin?.close(), other?.close()]);
   });
 
@@ -202,7 +168,7 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
     expect(refused.success).toBe(false);
     expect(refused.error).toMatch(/this crawl is running on another replica; try again in \d+ s/);
 
-    await a.kill();
+    await a.stop();
     holdRobots = false;
     // The dead replica's fetch claim on that robots.txt (taken while it waited) lapses within its 5 s lease, and its
     // lease on the crawl within seconds: both are waited for, as a user would.

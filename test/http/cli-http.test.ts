@@ -1,15 +1,12 @@
 // `web-reader serve --http` as a user runs it: the built CLI as a child process, its stderr log, SIGTERM.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFixtureServer } from '../fixture-server.js';
-import { CLI_PATH } from '../mcp/stdio-client.js';
+import { startServeHttp, type ServedHttp } from '../replica-process.js';
 
-interface Served {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  stderr(): string;
+interface Served extends ServedHttp {
   /** Sends SIGTERM and resolves with the exit code. */
   stop(): Promise<number | null>;
 }
@@ -17,31 +14,13 @@ interface Served {
 const children: ChildProcessWithoutNullStreams[] = [];
 
 async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI_PATH, 'serve', '--http', '--port', '0', ...args], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-  });
-  children.push(child);
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line in:\n${stderr}`)), 10000);
-    child.stderr.on('data', () => {
-      const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    void exited.then(() => reject(new Error(`exited before listening:\n${stderr}`)));
-  });
+  const served = await startServeHttp(env, args);
+  children.push(served.child);
   return {
-    child,
-    url,
-    stderr: () => stderr,
+    ...served,
     stop: () => {
-      child.kill('SIGTERM');
-      return exited;
+      served.child.kill('SIGTERM');
+      return served.exited;
     },
   };
 }
