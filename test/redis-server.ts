@@ -6,7 +6,9 @@
 //   describeWithRedis('the shared page cache', (redis) => { it(…, () => … redis.url …) });
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from '../src/shared-state/redis-link.js';
 import { HOW_TO_RUN_REDIS, REDIS_SERVER_PATH } from './redis-notice.js';
 import { standIn } from './use-fixture-server.js';
 
@@ -106,4 +108,43 @@ export function describeWithRedis(name: string, body: (redis: TestRedis) => void
     afterAll(() => redis?.stop());
     body(standIn('Redis server', () => redis));
   });
+}
+
+/** Waits (at most 2 s) until `link` has reached Redis: a replica's first commands would otherwise fall back. */
+export async function untilReachable(link: RedisLink): Promise<void> {
+  for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
+}
+
+/**
+ * Inside describeWithRedis: connections to `redis` as replicas open them, and one plain client to look at the
+ * keys (`inspect`, with the product's key prefix); all are closed when the file ends.
+ */
+export function useRedisConnections(redis: TestRedis) {
+  const links: RedisLink[] = [];
+  let inspector: Redis | undefined;
+  afterAll(async () => {
+    await Promise.all(links.map((link) => link.close()));
+    inspector?.disconnect();
+  });
+  return {
+    /** A replica's link, not waited for. */
+    open(): RedisLink {
+      const link = createRedisLink(redis.url);
+      links.push(link);
+      return link;
+    },
+    /** A replica's link, once it has reached Redis. */
+    async link(): Promise<RedisLink> {
+      const link = this.open();
+      await untilReachable(link);
+      return link;
+    },
+    inspect(): Redis {
+      if (!inspector) {
+        inspector = new Redis(redis.url, { keyPrefix: REDIS_KEY_PREFIX });
+        inspector.on('error', () => undefined); // a test may stop Redis on purpose; this client waits for it
+      }
+      return inspector;
+    },
+  };
 }

@@ -1,23 +1,20 @@
-import { afterAll, expect, it } from 'vitest';
-import { describeWithRedis } from '../../test/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis, useRedisConnections } from '../../test/redis-server.js';
 import { createRedisFetchClaims } from './redis-fetch-claims.js';
-import { createRedisLink, type RedisLink } from './redis-link.js';
+import { type RedisLink } from './redis-link.js';
 import { createPageCache } from '../fetch/page-cache.js';
 
 describeWithRedis('fetch claims shared through Redis (in-flight de-duplication across replicas)', (server) => {
-  const links: RedisLink[] = [];
+  const connections = useRedisConnections(server);
   const linkOf = new Map<object, RedisLink>();
   async function replica() {
-    const link = createRedisLink(server.url);
-    links.push(link);
-    for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
+    const link = await connections.link();
     const claims = createRedisFetchClaims(link, createPageCache({ ttlSeconds: 60, maxBytes: 1e6 }));
     linkOf.set(claims, link);
     return claims;
   }
   /** A replica that dies: its connection to Redis goes, so nothing renews its claims any more. */
   const die = (claims: object) => linkOf.get(claims)!.close();
-  afterAll(() => Promise.all(links.map((link) => link.close())));
 
   it('grants one claim among concurrent claimants, and another once it is released', async () => {
     const replicas = await Promise.all([replica(), replica(), replica()]);

@@ -1,25 +1,13 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithRedis } from '../../test/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis, useRedisConnections } from '../../test/redis-server.js';
 import { createRedisHostTurns } from './redis-host-turns.js';
-import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from './redis-link.js';
 
 describeWithRedis('host turns shared through Redis (PER_DOMAIN_INTERVAL across replicas)', (server) => {
-  const links: RedisLink[] = [];
-  let inspect: Redis;
+  const connections = useRedisConnections(server);
   async function replica() {
-    const link = createRedisLink(server.url);
-    links.push(link);
-    for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
+    const link = await connections.link();
     return createRedisHostTurns(link);
   }
-  beforeAll(() => {
-    inspect = new Redis(server.url, { keyPrefix: REDIS_KEY_PREFIX });
-  });
-  afterAll(async () => {
-    await Promise.all(links.map((link) => link.close()));
-    inspect.disconnect();
-  });
 
   it('gives one turn per interval to sixty concurrent takers on three connections, and tells the others the wait', async () => {
     const replicas = await Promise.all([replica(), replica(), replica()]);
@@ -46,12 +34,12 @@ describeWithRedis('host turns shared through Redis (PER_DOMAIN_INTERVAL across r
     expect(await turns.take('one.test:80', 5000)).toBe(0);
     expect(await turns.take('two.test:80', 5000)).toBe(0);
     expect(await turns.take('one.test:80', 5000)).toBeGreaterThan(0);
-    expect(await inspect.pttl('turn:one.test:80')).toBeGreaterThan(55_000);
+    expect(await connections.inspect().pttl('turn:one.test:80')).toBeGreaterThan(55_000);
   });
 
   it('answers 0 without asking Redis for an interval of 0', async () => {
     const turns = await replica();
     expect(await turns.take('zero.test:80', 0)).toBe(0);
-    expect(await inspect.exists('turn:zero.test:80')).toBe(0);
+    expect(await connections.inspect().exists('turn:zero.test:80')).toBe(0);
   });
 });

@@ -1,8 +1,6 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithRedis } from '../../test/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis, useRedisConnections } from '../../test/redis-server.js';
 import { createRedisCancelBus, type SessionSignal } from './redis-cancel-bus.js';
-import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from './redis-link.js';
 import { createRedisMcpSessionStore, SESSION_STORE_UNREACHABLE } from './redis-mcp-sessions.js';
 
 const FACTS = {
@@ -10,28 +8,17 @@ const FACTS = {
 };
 
 describeWithRedis('MCP sessions and their cancellations shared through Redis', (server) => {
-  const links: RedisLink[] = [];
-  let inspect: Redis;
+  const connections = useRedisConnections(server);
   async function replica() {
-    const link = createRedisLink(server.url);
-    links.push(link);
-    for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
+    const link = await connections.link();
     return { sessions: createRedisMcpSessionStore(link), bus: createRedisCancelBus(link) };
   }
-  beforeAll(() => {
-    inspect = new Redis(server.url, { keyPrefix: REDIS_KEY_PREFIX });
-    inspect.on('error', () => undefined); // Redis is stopped on purpose below; this connection just waits for it
-  });
-  afterAll(async () => {
-    await Promise.all(links.map((link) => link.close()));
-    inspect.disconnect();
-  });
 
   it('finds a session another replica stored, and restarts its idle time with the same round trip', async () => {
     const [a, b] = [await replica(), await replica()];
     expect(await a.sessions.save('s1', FACTS, 1000)).toBe(true);
     expect(await b.sessions.touch('s1', 60_000)).toEqual(FACTS);
-    expect(await inspect.pttl('mcp-session:s1')).toBeGreaterThan(50_000);
+    expect(await connections.inspect().pttl('mcp-session:s1')).toBeGreaterThan(50_000);
     expect(await b.sessions.touch('nobody', 60_000)).toBeNull();
   });
 
@@ -49,7 +36,7 @@ describeWithRedis('MCP sessions and their cancellations shared through Redis', (
     const a = await replica();
     await a.sessions.save('s3', FACTS, 500);
     await a.sessions.keepAlive(['s3'], 60_000);
-    expect(await inspect.pttl('mcp-session:s3')).toBeGreaterThan(50_000);
+    expect(await connections.inspect().pttl('mcp-session:s3')).toBeGreaterThan(50_000);
     await server.stop();
     try {
       expect(await a.sessions.touch('s3', 60_000)).toBe(SESSION_STORE_UNREACHABLE);

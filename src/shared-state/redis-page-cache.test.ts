@@ -1,10 +1,8 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithRedis } from '../../test/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis, untilReachable, useRedisConnections } from '../../test/redis-server.js';
 import { createPageCache } from '../fetch/page-cache.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { recordMetricsWith } from '../metrics.js';
-import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from './redis-link.js';
 import { createRedisPageCache } from './redis-page-cache.js';
 
 function page(url: string, body: string | Uint8Array, fetchedAt = new Date()): FetchedPage {
@@ -31,28 +29,16 @@ function noise(bytes: number, seed: number): Uint8Array {
 }
 
 describeWithRedis('the page cache shared through Redis', (server) => {
-  const links: RedisLink[] = [];
-  let inspect: Redis;
+  const connections = useRedisConnections(server);
   const replica = (options: { ttlSeconds?: number; maxBytes?: number } = {}) => {
-    const link = createRedisLink(server.url);
-    links.push(link);
+    const link = connections.open();
     const local = createPageCache({ ttlSeconds: options.ttlSeconds ?? 60, maxBytes: 1e7 });
     return {
       local,
       ...createRedisPageCache(link, { ttlSeconds: 60, maxBytes: 1e7, ...options, local }),
-      ready: async () => {
-        for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
-      },
+      ready: () => untilReachable(link),
     };
   };
-
-  beforeAll(() => {
-    inspect = new Redis(server.url, { keyPrefix: REDIS_KEY_PREFIX });
-  });
-  afterAll(async () => {
-    await Promise.all(links.map((link) => link.close()));
-    inspect.disconnect();
-  });
 
   it('gives another replica the same snapshot: body, headers, final URL and fetch time', async () => {
     const a = replica();
@@ -75,21 +61,21 @@ describeWithRedis('the page cache shared through Redis', (server) => {
     await a.ready();
     const html = `<p>${'the same sentence again and again. '.repeat(2000)}</p>`;
     await a.pages.set('https://example.test/big', page('https://example.test/big', html));
-    const stored = await inspect.getBuffer('page:1:https://example.test/big');
+    const stored = await connections.inspect().getBuffer('page:1:https://example.test/big');
     expect(stored!.byteLength).toBeLessThan(html.length / 20);
-    const ttl = await inspect.pttl('page:1:https://example.test/big');
+    const ttl = await connections.inspect().pttl('page:1:https://example.test/big');
     expect(ttl).toBeGreaterThan(25_000);
     expect(ttl).toBeLessThanOrEqual(30_000);
   });
 
   it('keeps the total under REDIS_CACHE_MAX_SIZE, dropping the oldest pages, and skips a page over it', async () => {
-    await inspect.flushdb();
+    await connections.inspect().flushdb();
     const a = replica({ maxBytes: 10_000 });
     await a.ready();
     for (const n of [1, 2, 3, 4]) await a.sharedPages.set(`https://cap.test/${n}`, page('x', noise(3000, n)));
     expect(await a.sharedPages.get('https://cap.test/1')).toBeUndefined();
     for (const n of [2, 3, 4]) expect(await a.sharedPages.get(`https://cap.test/${n}`)).toBeDefined();
-    expect(Number(await inspect.get('pages:bytes'))).toBeLessThanOrEqual(10_000);
+    expect(Number(await connections.inspect().get('pages:bytes'))).toBeLessThanOrEqual(10_000);
     await a.sharedPages.set('https://cap.test/huge', page('x', noise(12_000, 9)));
     expect(await a.sharedPages.get('https://cap.test/huge')).toBeUndefined();
     expect(await a.sharedPages.get('https://cap.test/4')).toBeDefined();
@@ -122,7 +108,7 @@ describeWithRedis('the page cache shared through Redis', (server) => {
   it('reads a value it did not write as a miss', async () => {
     const a = replica();
     await a.ready();
-    await inspect.set('page:1:https://example.test/damaged', 'not a page');
+    await connections.inspect().set('page:1:https://example.test/damaged', 'not a page');
     expect(await a.sharedPages.get('https://example.test/damaged')).toBeUndefined();
   });
 });

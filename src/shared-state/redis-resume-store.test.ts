@@ -1,5 +1,5 @@
-import { afterAll, expect, it } from 'vitest';
-import { describeWithRedis } from '../../test/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis, useRedisConnections } from '../../test/redis-server.js';
 import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
 import { createRedisLink, type RedisLink } from './redis-link.js';
@@ -30,18 +30,11 @@ const STATE: CrawlState = {
 
 const later = (pages: number): CrawlState => ({ ...STATE, pagesRead: pages, processed: pages });
 
-async function connected(url: string): Promise<RedisLink> {
-  const link = createRedisLink(url);
-  for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
-  return link;
-}
-
 describeWithRedis('crawl states shared through Redis (continue_from on any replica)', (server) => {
-  const links: RedisLink[] = [];
+  const connections = useRedisConnections(server);
   let replicas = 0;
   async function replica(options: Partial<RedisResumeStoreOptions> = {}): Promise<ResumeStore & { link: RedisLink }> {
-    const link = await connected(server.url);
-    links.push(link);
+    const link = await connections.link();
     const store = createRedisResumeStore(link, {
       ttlSeconds: 900,
       local: createMemoryResumeStore({ ttlSeconds: 900 }),
@@ -50,7 +43,6 @@ describeWithRedis('crawl states shared through Redis (continue_from on any repli
     });
     return Object.assign(store, { link });
   }
-  afterAll(() => Promise.all(links.map((link) => link.close())));
 
   it('continues an id saved by one replica on another, once', async () => {
     const [a, b, c] = await Promise.all([replica(), replica(), replica()]);
@@ -141,11 +133,11 @@ describeWithRedis('crawl states shared through Redis (continue_from on any repli
 
   it('keeps ids in this replica’s memory while Redis is unreachable, and runs crawls without checkpoints', async () => {
     const link = createRedisLink('redis://127.0.0.1:1'); // nothing listens there
-    links.push(link);
     const store = createRedisResumeStore(link, { ttlSeconds: 60, local: createMemoryResumeStore({ ttlSeconds: 60 }) });
     const id = await store.save(STATE);
     expect(await store.take(id)).toEqual(STATE);
     expect(await store.take(id)).toBeUndefined();
     expect(await store.checkpoints!.begin()).toBeUndefined();
+    await link.close();
   });
 });

@@ -1,27 +1,15 @@
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { describeWithRedis } from '../../test/redis-server.js';
+import { expect, it } from 'vitest';
+import { describeWithRedis, useRedisConnections } from '../../test/redis-server.js';
 import { createRobotsGate } from '../fetch/robots-gate.js';
 import { HttpStatusError } from '../errors.js';
-import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from './redis-link.js';
 import { createRedisRobotsStore } from './redis-robots-store.js';
 
 describeWithRedis('robots.txt answers shared through Redis (RESPECT_ROBOTS=always)', (server) => {
-  const links: RedisLink[] = [];
-  let inspect: Redis;
+  const connections = useRedisConnections(server);
   async function replica() {
-    const link = createRedisLink(server.url);
-    links.push(link);
-    for (let i = 0; i < 200 && !(await link.isReachable()); i++) await new Promise((r) => setTimeout(r, 10));
+    const link = await connections.link();
     return createRedisRobotsStore(link);
   }
-  beforeAll(() => {
-    inspect = new Redis(server.url, { keyPrefix: REDIS_KEY_PREFIX });
-  });
-  afterAll(async () => {
-    await Promise.all(links.map((link) => link.close()));
-    inspect.disconnect();
-  });
 
   it('lets a second replica obey the robots.txt the first one read, without reading it again', async () => {
     const reads: string[] = [];
@@ -34,7 +22,7 @@ describeWithRedis('robots.txt answers shared through Redis (RESPECT_ROBOTS=alway
     await first.check('https://site.test/public');
     await expect(second.check('https://site.test/private/x')).rejects.toMatchObject({ code: 'ROBOTS_DENIED' });
     expect(reads).toEqual(['https://site.test/robots.txt']);
-    const ttl = await inspect.pttl('robots:https://site.test');
+    const ttl = await connections.inspect().pttl('robots:https://site.test');
     expect(ttl).toBeGreaterThan(50_000);
     expect(ttl).toBeLessThanOrEqual(60_000);
   });
