@@ -13,7 +13,8 @@ import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const console = { log: (line = '') => process.stdout.write(`${line}\n`) };
+/** One line of the report on stdout. */
+const print = (line = '') => process.stdout.write(`${line}\n`);
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cli: { type: 'string' } } });
 const runs = Number(values.runs);
@@ -83,23 +84,23 @@ const wall = (list) => list.map((time) => time.ms);
 const cpu = (list) => list.map((time) => time.cpu);
 const bareMedian = median(wall(times.bare));
 const oursMedian = median(wall(times.ours));
-console.log(
+print(
   `node bench/start.mjs --runs ${runs} ${ours[0]} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model}`,
 );
-console.log();
-console.log('| server | median ms to answer initialize | min | max | median CPU ms by then |');
-console.log('| --- | ---: | ---: | ---: | ---: |');
+print();
+print('| server | median ms to answer initialize | min | max | median CPU ms by then |');
+print('| --- | ---: | ---: | ---: | ---: |');
 for (const [name, list] of [
   ['bare MCP SDK server (one tool)', times.bare],
   ['web-reader (stdio, default tools)', times.ours],
 ]) {
   const ms = wall(list);
   const row = [median(ms), Math.min(...ms), Math.max(...ms), median(cpu(list))].map((n) => n.toFixed(0));
-  console.log(`| ${name} | ${row.join(' | ')} |`);
+  print(`| ${name} | ${row.join(' | ')} |`);
 }
-console.log();
+print();
 const cpuRatio = median(cpu(times.ours)) / median(cpu(times.bare));
-console.log(
+print(
   `ratio web-reader / bare: ${(oursMedian / bareMedian).toFixed(2)}× wall time (issue 15 asks ≤ 1.3×), ` +
     `${cpuRatio.toFixed(2)}× CPU time`,
 );

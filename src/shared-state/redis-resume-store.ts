@@ -34,28 +34,26 @@ const leaseKey = (id: string) => `crawl-lease:${id}`;
 // at its next checkpoint and stops, instead of taking the lease again and bringing a used id back to life.
 const TAKEN = 'taken';
 
-// KEYS: state, lease. ARGV: state ms. The state and its removal, unless a lease is held: then the owner and how long
-// its lease lasts.
-const TAKE = `
+// The start of TAKE and TAKE_OVER (KEYS[1] state, KEYS[2] lease): nothing for a taken or missing id, the owner and
+// how long its lease lasts while one is held, else the state, removed.
+const TAKE_STATE = `
 local owner = redis.call('GET', KEYS[2])
 if owner == '${TAKEN}' then return {'none'} end
 if owner then return {'busy', owner, redis.call('PTTL', KEYS[2])} end
 local state = redis.call('GET', KEYS[1])
 if not state then return {'none'} end
 redis.call('DEL', KEYS[1])
+`;
+
+// KEYS: state, lease. ARGV: state ms. The state, the id marked taken.
+const TAKE = `${TAKE_STATE}
 redis.call('SET', KEYS[2], '${TAKEN}', 'PX', ARGV[1])
 return {'state', state}
 `;
 
 // KEYS: state, lease, new state, new lease. ARGV: token, lease ms, state ms. TAKE, and the state moved to the new id
 // under the caller's lease in the same step: no moment when a crawl is in neither place, or in both.
-const TAKE_OVER = `
-local owner = redis.call('GET', KEYS[2])
-if owner == '${TAKEN}' then return {'none'} end
-if owner then return {'busy', owner, redis.call('PTTL', KEYS[2])} end
-local state = redis.call('GET', KEYS[1])
-if not state then return {'none'} end
-redis.call('DEL', KEYS[1])
+const TAKE_OVER = `${TAKE_STATE}
 redis.call('SET', KEYS[2], '${TAKEN}', 'PX', ARGV[3])
 redis.call('SET', KEYS[4], ARGV[1], 'PX', ARGV[2])
 redis.call('SET', KEYS[3], state, 'PX', ARGV[3])
