@@ -11,7 +11,8 @@ import { useFixtureServer } from './use-fixture-server.js';
 // path → the paths it links to (relative, so they stay on the host the page was read from), plus one absolute link
 // to the site's other name.
 const DOCS: Record<string, readonly string[]> = {
-  '/docs/': ['/docs/a', '/docs/b', '/docs/old/x', '/blog/post', '/about'],
+  // Its nav links to itself first, as home pages do.
+  '/docs/': ['/docs/', '/docs/a', '/docs/b', '/docs/old/x', '/blog/post', '/about'],
   '/docs/a': ['/docs/a/deep', '/docs/'],
   '/docs/b': [],
   '/docs/a/deep': [],
@@ -104,7 +105,10 @@ describe('web-reader crawl: scope flags', () => {
 
 describe('web-reader crawl: a start URL that redirects to another host', () => {
   it('crawls the site where it landed and says so', async () => {
+    const before = server.hits('/docs/');
     const result = await crawl([`http://localhost:${server.port}/docs/`, '--include', '/docs/**']);
+    // Asked twice: on localhost (the redirect) and where it landed; its link to itself does not fetch it again.
+    expect(server.hits('/docs/') - before).toBe(2);
     expect(result.pages.map((page) => page.final_url)).toEqual([
       server.url('/docs/'),
       server.url('/docs/a'),
