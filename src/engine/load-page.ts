@@ -13,6 +13,7 @@
 import type { Config } from '../config.js';
 import { PRODUCT_USER_AGENT } from '../config.js';
 import { HttpStatusError } from '../errors.js';
+import { carriesCredentials, type Credentials } from '../fetch/credentials.js';
 import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
 import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
@@ -31,11 +32,12 @@ export interface LoadOptions {
   /** `max_age`: a cached snapshot older than this many seconds is not used (0: fetch now). CACHE_TTL when absent. */
   readonly maxAgeSeconds?: number;
   /**
-   * `headers`: the caller's credentials, sent to the asked URL's origin only (src/fetch/guarded-fetch.ts). A read
-   * with them never comes from the cache, never joins another call's fetch, and is never cached: no other call can
-   * be served a page fetched with someone's cookie.
+   * `headers`, bound to the origin they were given for (src/fetch/credentials.ts), sent by src/fetch/guarded-fetch.ts
+   * only on that origin. A load whose URL is on that origin (carriesCredentials) never comes from the cache, never
+   * joins another call's fetch, and is never cached: no other call can be served a page fetched with someone's
+   * cookie. A load on another origin (a twin there, a crawl link) carries none, and is anyone's page.
    */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly credentials?: Credentials;
   /** Overrides USER_AGENT for this call: the crawler's own (Config.crawlerUserAgent) for `crawl` and `map`. */
   readonly userAgent?: string;
 }
@@ -150,7 +152,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const key = cacheKey(parseUrlArgument(url).href);
     await robots?.check(key, options.signal);
-    if (options.headers) {
+    if (carriesCredentials(options.credentials, key)) {
       options.signal?.throwIfAborted();
       return { page: await fetchWithFallback(key, options), fromCache: false };
     }
@@ -159,7 +161,8 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     options.signal?.throwIfAborted();
     let shared = inFlight.get(key);
     if (!shared) {
-      // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together.
+      // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together. It is
+      // anyone's page: credentials for another origin are never sent on a chain that starts here (guarded-fetch.ts).
       const controller = new AbortController();
       const page = fetchAndCache(key, { ...options, signal: controller.signal }, cached).finally(() => {
         if (inFlight.get(key) === entry) inFlight.delete(key);

@@ -4,6 +4,7 @@
 import { createBrowserRenderer } from '../browser/index.js';
 import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
+import { carriesCredentials } from '../fetch/credentials.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { shouldRender, type Outcome, type RenderPolicy } from '../outcome.js';
 import type { PageCache } from '../fetch/page-cache.js';
@@ -105,8 +106,8 @@ export async function attemptRender(
   if (policy === 'never') return staticRead.outcome === 'needs_js' ? { skipped: { reason: 'off' } } : {};
   if (!shouldRender(policy, staticRead)) return {};
   // The browser would send a page's requests without the caller's headers, or, given them, to every origin: a read
-  // with credentials is not rendered.
-  if (options.headers) {
+  // that carries credentials (one on their origin, src/fetch/credentials.ts) is not rendered.
+  if (carriesCredentials(options.credentials, url)) {
     if (policy === 'always') {
       throw new InvalidArgumentError(
         'render',
