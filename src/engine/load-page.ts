@@ -16,7 +16,7 @@ import { HttpStatusError } from '../errors.js';
 import { carriesCredentials, type Credentials } from '../fetch/credentials.js';
 import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
-import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
+import { createPageCache, snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
 import { productTokenOf } from '../fetch/robots.js';
@@ -150,7 +150,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   // A fetch shared by concurrent calls runs, and logs, in the context of the call that started it (src/log.ts):
   // the calls that join it get the page, not its log lines.
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
-    const key = cacheKey(parseUrlArgument(url).href);
+    const key = snapshotKey(parseUrlArgument(url).href);
     await robots?.check(key, options.signal);
     if (carriesCredentials(options.credentials, key)) {
       options.signal?.throwIfAborted();
