@@ -19,7 +19,8 @@ import { createFetcher } from '../fetch/guarded-fetch.js';
 import { createPageCache, snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
-import { productTokenOf } from '../fetch/robots.js';
+import { productTokenOf, type RobotsRules } from '../fetch/robots.js';
+import { sniffContent } from '../formats/sniff.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { log, logUrl } from '../log.js';
@@ -53,7 +54,7 @@ export interface LoaderIO {
   readonly fetchPage?: FetchPage;
   readonly cache?: PageCache;
   readonly queue?: RequestQueue;
-  /** A fetched body as text by its charset (robots.txt, read when RESPECT_ROBOTS=always). */
+  /** A fetched body as text by its charset (robots.txt). */
   readonly decodeText: (page: FetchedPage) => Promise<string>;
   /** Shared with other replicas (REDIS_URL); each absent: this process alone decides. */
   readonly turns?: HostTurns;
@@ -62,6 +63,12 @@ export interface LoaderIO {
 }
 
 export type LoadPage = (url: string, options?: LoadOptions) => Promise<LoadedPage>;
+
+/** loadPage, and the robots.txt rules of a URL's origin from the same gate its RESPECT_ROBOTS=always check uses. */
+export interface PageLoader extends LoadPage {
+  /** RFC 9309: the origin's rules for the crawler; throws only for a refused address or `signal`. */
+  robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
+}
 
 /** One network fetch and the callers waiting on it (loadPage). */
 interface SharedFetch {
@@ -90,7 +97,7 @@ export function isBotChallenge(status: number, headers: Readonly<Record<string, 
   return (status === 403 || status === 503) && /challenge|captcha/i.test(headers['server-timing'] ?? '');
 }
 
-export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
+export function createPageLoader(config: Config, io: LoaderIO): PageLoader {
   const fetchPage = io.fetchPage ?? createFetcher(config);
   const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
   const queue =
@@ -103,20 +110,21 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     });
   // Requests for the same URL that overlap share one network request (see joinSharedFetch).
   const inFlight = new Map<string, SharedFetch>();
-  // RESPECT_ROBOTS=always: robots.txt is read through this same loadPage (guard, cache, queue) before any other URL.
-  const robots =
-    config.respectRobots === 'always'
-      ? createRobotsGate(
-          async (robotsUrl, signal) => {
-            const { page } = await loadPage(robotsUrl, { signal });
-            return io.decodeText(page);
-          },
-          config.cacheTtlSeconds * 1000,
-          Date.now,
-          productTokenOf(config.crawlerUserAgent),
-          io.robotsStore,
-        )
-      : undefined;
+  // The one robots.txt gate (fetch/robots-gate.ts): checked before every URL under RESPECT_ROBOTS=always, and the
+  // rules crawl and map obey (robotsRules). robots.txt is read through this same loadPage (guard, cache, queue), as
+  // the crawler by its own name (site-files.ts) and with nobody's credentials: its answer is shared by every caller.
+  const robots = createRobotsGate(
+    async (robotsUrl) => {
+      const { page } = await loadPage(robotsUrl, { userAgent: config.crawlerUserAgent });
+      const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+      return kind === 'binary' || kind === 'pdf' ? '' : io.decodeText(page); // no text: no rules
+    },
+    config.cacheTtlSeconds * 1000,
+    Date.now,
+    productTokenOf(config.crawlerUserAgent),
+    io.robotsStore,
+  );
+  const checkRobots = config.respectRobots === 'always' ? robots.check : undefined;
 
   // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
   // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
@@ -151,7 +159,7 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   // the calls that join it get the page, not its log lines.
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
     const key = snapshotKey(parseUrlArgument(url).href);
-    await robots?.check(key, options.signal);
+    await checkRobots?.(key, options.signal);
     if (carriesCredentials(options.credentials, key)) {
       options.signal?.throwIfAborted();
       return { page: await fetchWithFallback(key, options), fromCache: false };
@@ -228,5 +236,5 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     });
   }
 
-  return loadPage;
+  return Object.assign(loadPage, { robotsRules: robots.rulesFor });
 }
