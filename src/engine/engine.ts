@@ -9,6 +9,7 @@ import type { ScrapedHtml } from '../extract/scrape.js';
 import type { SelectOptions } from '../extract/select.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
+import type { RobotsRules } from '../fetch/robots.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
 import {
   createSharedState,
@@ -67,6 +68,11 @@ export interface Engine {
   decodeText(page: FetchedPage): Promise<string>;
   /** A feed's entry links (off the main thread). */
   extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
+  /**
+   * The robots.txt rules of the URL's origin for the crawler (RFC 9309), from the one gate RESPECT_ROBOTS=always
+   * checks too (fetch/robots-gate.ts): fetched once per origin per CACHE_TTL whoever asks. Crawl and map.
+   */
+  robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
   /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
   /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
@@ -111,6 +117,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
+    robotsRules: (url, signal) => loadPage.robotsRules(url, signal),
     sharedStateHealth: () => shared.health(),
     mcpSessionSharing: async () => shared.mcpSessions,
     sharedResumeStore: async () => shared.resumeStore,

@@ -24,6 +24,7 @@ export function createLazyEngine(config: Config): Engine {
     decodeText: async (...args) => (await engine()).decodeText(...args),
     extractFeedLinks: async (...args) => (await engine()).extractFeedLinks(...args),
     readLlmsTxt: async (...args) => (await engine()).readLlmsTxt(...args),
+    robotsRules: async (...args) => (await engine()).robotsRules(...args),
     // Without REDIS_URL there is nothing shared to ask about, and /healthz must not load the engine to say so.
     sharedStateHealth: async () => (config.redisUrl === undefined ? 'off' : (await engine()).sharedStateHealth()),
     // Without REDIS_URL sessions are this process's own, and must not load the engine to learn it.

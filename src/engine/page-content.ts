@@ -24,6 +24,11 @@ export interface ReadOptions extends RenderOptions {
    * heading of web_scraper's outline. Not found: InvalidArgumentError naming `section`, listing the headings.
    */
   readonly section?: string;
+  /**
+   * A raw read (`fetch` raw, `web` mode raw): the page's own body is what is returned, so no Markdown twin —
+   * declared or named by /llms.txt — is asked for.
+   */
+  readonly skipTwin?: boolean;
 }
 
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */

@@ -29,14 +29,16 @@ export async function readHtmlPage(
   // Selectors and sections name parts of this HTML: the page's Markdown twin is another document, not read then.
   const isPartOf =
     options.selector !== undefined || !!options.excludeSelectors?.length || options.section !== undefined;
+  // A raw read returns the page's own body: no twin is asked for.
+  const wantsTwin = !isPartOf && !options.skipTwin;
   const declared =
-    html.twinUrl === undefined || isPartOf
+    html.twinUrl === undefined || !wantsTwin
       ? undefined
       : await readMarkdownTwin(html.twinUrl, options, extractor, loadPage);
   // The page's own declaration first; the site's /llms.txt only when the page names no twin it could read.
   const twin =
     declared ??
-    (llmsTxt && !isPartOf ? await readLlmsTxtTwin(page.finalUrl, options, extractor, loadPage, llmsTxt) : undefined);
+    (llmsTxt && wantsTwin ? await readLlmsTxtTwin(page.finalUrl, options, extractor, loadPage, llmsTxt) : undefined);
   if (twin) {
     return {
       title: html.title,

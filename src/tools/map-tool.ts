@@ -63,7 +63,7 @@ const outputShape = {
 };
 
 /** The map's I/O, bound to the engine: the same guard, cache and queue as every tool. */
-export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAgeSeconds' | 'headers'> = {}): MapIO {
+export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAgeSeconds' | 'credentials'> = {}): MapIO {
   return {
     loadRobots: (url, signal) => loadRobots(engine, url, signal),
     loadSitemap: (url, signal) => loadSitemap(engine, url, signal),

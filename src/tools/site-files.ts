@@ -4,18 +4,14 @@
 // (Config.crawlerUserAgent), and obey the robots.txt group of that name.
 import { gunzipSitemap, isGzip, parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
-import { productTokenOf, readRobotsRules, type RobotsRules } from '../fetch/robots.js';
-import { loadDocument } from './load-document.js';
+import type { RobotsRules } from '../fetch/robots.js';
 
-/** RFC 9309 §2.3.1: the URL's origin's robots.txt rules; throws only for a refused address or cancellation. */
+/**
+ * RFC 9309 §2.3.1: the URL's origin's robots.txt rules, from the engine's one robots gate (fetched once per origin
+ * per CACHE_TTL, as the crawler, shared with RESPECT_ROBOTS=always); throws only for a refused address or cancellation.
+ */
 export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Promise<RobotsRules> {
-  const userAgent = engine.config.crawlerUserAgent;
-  return readRobotsRules(
-    url,
-    async (robotsUrl) => (await loadDocument(engine, robotsUrl, { signal, userAgent })).text,
-    signal,
-    productTokenOf(userAgent),
-  );
+  return engine.robotsRules(url, signal);
 }
 
 /**

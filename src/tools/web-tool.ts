@@ -95,7 +95,7 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-    const options = { signal: context.signal, ...reading };
+    const options = { signal: context.signal, ...reading, skipTwin: args.mode === 'raw' };
     const page = await context.engine.readPage(args.url, options);
     const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',
