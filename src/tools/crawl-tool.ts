@@ -165,10 +165,15 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUr
           : {}),
       };
     },
-    async extractLinks(html, baseUrl) {
-      const found = await engine.extractLinks(html, baseUrl);
-      const urls = [...new Set(found.links.map((link) => link.url))];
-      return { urls, ...(found.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
+    // Only for a page whose reading gave no links (its extraction did not finish): its links alone, from the
+    // snapshot just read (the page cache), through the same reading path.
+    async extractLinks(_html, baseUrl) {
+      const credentials = headers && new URL(baseUrl).origin === origin ? { headers } : {};
+      const userAgent = engine.config.crawlerUserAgent;
+      const page = await engine.readPage(baseUrl, { ...credentials, want: 'links', render: 'never', userAgent });
+      const found = page.linkList;
+      const urls = [...new Set((found?.links ?? []).map((link) => link.url))];
+      return { urls, ...(found?.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
     },
     // RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page; sitemaps gzipped or not.
     loadRobots: (url, signal) => loadRobots(engine, url, signal),
