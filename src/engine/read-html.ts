@@ -56,24 +56,24 @@ export async function readHtmlPage(
     options.selector !== undefined || !!options.excludeSelectors?.length || options.section !== undefined;
   const twins = (options.want ?? 'article') === 'article' && !options.raw && !isPartOf;
   const input = { bytes: page.body, contentType, baseUrl: page.finalUrl, ...wantedWork(options, isPartOf) };
-  // The site's /llms.txt is asked only when the page names no twin it could read: known before the bytes cross.
-  const listed = twins && llmsTxt ? llmsTxt.knownTwinFor(page.finalUrl) : undefined;
   let work: HtmlWork | undefined;
   try {
-    work = await extractor.readHtmlWork({ ...input, stopAtTwin: twins, twinListed: listed !== undefined });
+    work = await extractor.readHtmlWork({ ...input, stopAtTwin: twins });
   } catch (error) {
     // A page that defeats the extractor (time limit, parser crash) still gets the seed's raw fallback; a list of
     // links or a scraper document has none.
     if (!(error instanceof ExtractionError) || input.article === undefined) throw error;
   }
   const body = work ?? (await extractor.readHtml({ bytes: page.body, contentType, finalUrl: page.finalUrl }));
-  if (work && twins && work.article === undefined) {
+  if (work && twins) {
+    // The page's own declaration first (the work stopped at it); the site's /llms.txt only when the page names no
+    // twin it could read, asked after the page was read (a listed twin read replaces the extraction).
     const declared =
       work.twinUrl === undefined ? undefined : await readMarkdownTwin(work.twinUrl, options, extractor, loadPage);
     const twin =
       declared ?? (llmsTxt ? await readLlmsTxtTwin(page.finalUrl, options, extractor, loadPage, llmsTxt) : undefined);
     if (twin) return twinFields(work, twin, options);
-    work = await extractedOrNot(extractor, input);
+    if (work.article === undefined) work = await extractedOrNot(extractor, input);
   }
   if (!work) return failedFields(body, options);
   const { raw, title } = work;
@@ -117,7 +117,7 @@ function twinFields(
     raw: body.raw,
     content: twin.content,
     outcome: 'ok',
-    ...(body.links && { links: body.links }),
+    ...((body.links ?? body.article?.links) && { links: body.links ?? body.article?.links }),
     markdownTwinUrl: twin.url,
     markdownSource: twin.source,
     ...explainNote(options, twin.source === 'llms.txt' ? LLMS_TXT_TWIN_READ : DECLARED_TWIN_READ),

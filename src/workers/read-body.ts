@@ -195,8 +195,6 @@ export interface HtmlWorkInput {
   readonly baseUrl: string;
   /** Stop after decoding when the page declares a Markdown twin: the twin is read instead of the HTML. */
   readonly stopAtTwin?: boolean;
-  /** Stop after decoding in any case: the site's /llms.txt lists a twin for the page. */
-  readonly twinListed?: boolean;
   /** Main-content extraction with these options (fetch, read_url, web, crawl). */
   readonly article?: ArticleOptions;
   /** Every visible link with its text (links, extract_links, web links mode, read_url's links, map). */
@@ -227,7 +225,7 @@ export interface HtmlWork extends HtmlBody {
 export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const { text: html } = decodeBody(input.bytes, input.contentType);
   const body = htmlBodyOf(html, input.baseUrl);
-  if (input.stopAtTwin && (body.twinUrl !== undefined || input.twinListed)) {
+  if (input.stopAtTwin && body.twinUrl !== undefined) {
     // A crawl still follows the links of a page read through its twin: from this parse, not another crossing.
     const found = input.article?.withLinks ? extractLinks(html, input.baseUrl) : undefined;
     const urls = found && [...new Set(found.links.map((link) => link.url))];

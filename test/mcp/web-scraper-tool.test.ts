@@ -137,11 +137,11 @@ describe('web_scraper', () => {
     expect((result.structuredContent as { raw_html: string }).raw_html).toContain('<nav><a href="/">Home</a>');
   });
 
-  it('reports non-HTML content as not_html with the seed notice and the readable text', async () => {
+  it('reports readable non-HTML content as ok (as every tool does) with the seed notice and the readable text', async () => {
     const result = await session.call('web_scraper', { url: server.url('/json') });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
-      outcome: 'not_html',
+      outcome: 'ok',
       notice: expect.stringMatching(/^Non-HTML content type: application\/json/),
       references: [],
     });
