@@ -122,3 +122,23 @@ describe('the tool says what a page without links is', () => {
     expect(result.text).not.toContain('JavaScript');
   });
 });
+
+describe('web_scraper reads a page once', () => {
+  it('a cookie-protected JSON endpoint: one request, with the cookie, and not blocked', async () => {
+    let requests = 0;
+    server.route('/shape/private.json', (req, res) => {
+      requests++;
+      const allowed = req.headers.cookie === 'session=yes';
+      res.writeHead(allowed ? 200 : 401, { 'content-type': 'application/json' });
+      res.end(allowed ? '{"river":"Delta","private":true}' : '{"error":"login"}');
+    });
+    const result = await session.call('web_scraper', {
+      url: server.url('/shape/private.json'),
+      headers: { cookie: 'session=yes' },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ status: 200, outcome: 'ok' });
+    expect((result.structuredContent as { text: string }).text).toContain('"private": true');
+    expect(requests).toBe(1);
+  });
+});
