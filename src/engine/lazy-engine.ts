@@ -16,13 +16,7 @@ export function createLazyEngine(config: Config): Engine {
   return {
     config,
     loadPage: async (...args) => (await engine()).loadPage(...args),
-    renderAfter: async (...args) => (await engine()).renderAfter(...args),
     readPage: async (...args) => (await engine()).readPage(...args),
-    extractArticle: async (...args) => (await engine()).extractArticle(...args),
-    extractLinks: async (...args) => (await engine()).extractLinks(...args),
-    scrapeHtml: async (...args) => (await engine()).scrapeHtml(...args),
-    decodeText: async (...args) => (await engine()).decodeText(...args),
-    extractFeedLinks: async (...args) => (await engine()).extractFeedLinks(...args),
     readLlmsTxt: async (...args) => (await engine()).readLlmsTxt(...args),
     robotsRules: async (...args) => (await engine()).robotsRules(...args),
     // Without REDIS_URL there is nothing shared to ask about, and /healthz must not load the engine to say so.

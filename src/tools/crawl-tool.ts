@@ -161,10 +161,16 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}): CrawlI
           : {}),
       };
     },
-    async extractLinks(html, baseUrl) {
-      const found = await engine.extractLinks(html, baseUrl);
-      const urls = [...new Set(found.links.map((link) => link.url))];
-      return { urls, ...(found.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
+    // Only for a page whose reading gave no links (its extraction did not finish): its links alone, from the
+    // snapshot just read (the page cache), through the same reading path.
+    async extractLinks(_html, baseUrl) {
+      const { credentials, maxAgeSeconds } = options;
+      const userAgent = engine.config.crawlerUserAgent;
+      const reading = { credentials, maxAgeSeconds, want: 'links', render: 'never', userAgent } as const;
+      const page = await engine.readPage(baseUrl, reading);
+      const found = page.linkList;
+      const urls = [...new Set((found?.links ?? []).map((link) => link.url))];
+      return { urls, ...(found?.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
     },
     // RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page; sitemaps gzipped or not.
     loadRobots: (url, signal) => loadRobots(engine, url, signal),

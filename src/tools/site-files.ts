@@ -4,6 +4,7 @@
 // (Config.crawlerUserAgent), and obey the robots.txt group of that name.
 import { gunzipSitemap, isGzip, parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
+import type { PageContent } from '../engine/page-content.js';
 import type { RobotsRules } from '../fetch/robots.js';
 
 /**
@@ -19,9 +20,14 @@ export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Pr
  * Content-Encoding, which the fetcher undoes itself) is known by its bytes, not its name or Content-Type.
  */
 export async function loadSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
+  const file = await readFile(engine, url, signal);
+  if (file.kind !== 'binary') return parseSitemap(file.raw);
+  // Gzip is binary to the reader: its bytes, from the snapshot just read (the page cache), are unpacked here.
   const { page } = await engine.loadPage(url, { signal, userAgent: engine.config.crawlerUserAgent });
-  const text = isGzip(page.body)
-    ? await gunzipSitemap(page.body, engine.config.maxResponseBytes)
-    : await engine.decodeText(page);
-  return parseSitemap(text);
+  return parseSitemap(isGzip(page.body) ? await gunzipSitemap(page.body, engine.config.maxResponseBytes) : '');
+}
+
+/** A file for machines through the engine's one reading path, as sent: never rendered, no twin. */
+function readFile(engine: Engine, url: string, signal: AbortSignal): Promise<PageContent> {
+  return engine.readPage(url, { signal, userAgent: engine.config.crawlerUserAgent, raw: true, render: 'never' });
 }
