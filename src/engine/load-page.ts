@@ -15,7 +15,7 @@ import { PRODUCT_USER_AGENT } from '../config.js';
 import { HttpStatusError } from '../errors.js';
 import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
-import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
+import { cacheKey, createPageCache, DEFAULT_CACHE_MAX_BYTES, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
 import { productTokenOf } from '../fetch/robots.js';
@@ -68,9 +68,6 @@ interface SharedFetch {
   callers: number;
 }
 
-// Half the memory budget of a small server: enough for a few hundred typical pages.
-export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
 /**
  * A fetch claim's lease across replicas, renewed by its holder while it lives (redis-fetch-claims.ts): a replica
  * that dies holds the others back at most this long, well inside their patience (QUEUE_TIMEOUT + FETCH_TIMEOUT).
@@ -90,7 +87,7 @@ export function isBotChallenge(status: number, headers: Readonly<Record<string, 
 
 export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   const fetchPage = io.fetchPage ?? createFetcher(config);
-  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
+  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: DEFAULT_CACHE_MAX_BYTES });
   const queue =
     io.queue ??
     createRequestQueue({

@@ -193,8 +193,8 @@ export interface RunCrawlOptions {
   /** A URL's visit begins (the CLI's progress line says what is being read). */
   readonly onVisit?: (url: string) => void;
   /**
-   * Where stopped crawls wait to be continued; by default the one shared by replicas (REDIS_URL), else the engine's
-   * in-memory store.
+   * Where stopped crawls wait to be continued: the composition root's (src/shared-state/, in memory or on Redis), or
+   * the CLI's files; by default one store in memory per engine.
    */
   readonly resumeStore?: ResumeStore;
   /**
@@ -209,7 +209,7 @@ export interface RunCrawlOptions {
 /** Validated arguments → the crawl; shared by the tool and the CLI (which writes pages to files). */
 export async function runCrawl(engine: Engine, args: CrawlArguments, options: RunCrawlOptions = {}): Promise<CrawlRun> {
   const { config } = engine;
-  const store = options.resumeStore ?? (await engine.sharedResumeStore()) ?? resumeStoreFor(engine);
+  const store = options.resumeStore ?? resumeStoreFor(engine);
   const runtime = {
     signal: options.signal,
     stopSignal: options.stopSignal,
@@ -375,11 +375,12 @@ export const crawlTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Crawl a site section within a token budget' },
-  async run(args, { engine, signal, stopSignal, onProgress, onContinueFrom }): Promise<ToolOutput> {
+  async run(args, { engine, signal, stopSignal, onProgress, onContinueFrom, resumeStore }): Promise<ToolOutput> {
     let crawlId: string | undefined;
     const run = await runCrawl(engine, args, {
       signal,
       stopSignal,
+      resumeStore,
       onProgress: onProgress ? (progress) => onProgress(toolProgress(progress, crawlId)) : undefined,
       // Told at once, before the first page: a replica may die before it reads one.
       onRunning: (id) => {
