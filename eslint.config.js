@@ -14,7 +14,8 @@ export const LAYERS = [
   ['formats', 'crawl', 'shared-state'],
   ['workers'],
   ['engine'],
-  ['output'],
+  // runs/ words its notes with output/'s sentences.
+  ['output', 'runs'],
   ['tools'],
   ['server-logging', 'server-tasks', 'server', 'transports'],
   ['index', 'cli'],

@@ -13,7 +13,7 @@ import { mapLine, mapNotes, renderMap } from '../output/map-report.js';
 import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
 import { documentLinks, loadDocument } from './load-document.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { loadRobots, loadSitemap } from './site-files.js';
+import { loadRobots, loadSitemap } from '../runs/site-files.js';
 import type { LoadOptions } from '../engine/load-page.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 

@@ -4,15 +4,16 @@
 // (Config.crawlerUserAgent), and obey the robots.txt group of that name.
 import { gunzipSitemap, isGzip, parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
+import type { LoadOptions } from '../engine/load-page.js';
 import { productTokenOf, readRobotsRules, type RobotsRules } from '../fetch/robots.js';
-import { loadDocument } from './load-document.js';
+import { sniffContent } from '../formats/sniff.js';
 
 /** RFC 9309 §2.3.1: the URL's origin's robots.txt rules; throws only for a refused address or cancellation. */
 export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Promise<RobotsRules> {
   const userAgent = engine.config.crawlerUserAgent;
   return readRobotsRules(
     url,
-    async (robotsUrl) => (await loadDocument(engine, robotsUrl, { signal, userAgent })).text,
+    async (robotsUrl) => loadText(engine, robotsUrl, { signal, userAgent }),
     signal,
     productTokenOf(userAgent),
   );
@@ -28,4 +29,11 @@ export async function loadSitemap(engine: Engine, url: string, signal: AbortSign
     ? await gunzipSitemap(page.body, engine.config.maxResponseBytes)
     : await engine.decodeText(page);
   return parseSitemap(text);
+}
+
+/** A file's text as the server sent it ('' for binary content and PDFs), through the engine's cache and queue. */
+async function loadText(engine: Engine, url: string, options: LoadOptions): Promise<string> {
+  const { page } = await engine.loadPage(url, options);
+  const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+  return kind === 'binary' || kind === 'pdf' ? '' : engine.decodeText(page);
 }
