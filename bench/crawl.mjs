@@ -102,7 +102,7 @@ async function child(site, mode) {
   const { startFixtureServer } = await import(`${CACHE}/fixture-server.js`);
   const { resolveConfig } = await import('../dist/config.js');
   const { createEngine } = await import('../dist/engine/engine.js');
-  const { runCrawl } = await import('../dist/tools/crawl-tool.js');
+  const { runCrawl } = await import('../dist/runs/crawl-run.js');
   const { readUrlTool } = await import('../dist/tools/read-url-tool.js');
   const { runTool } = await import('../dist/tools/run-tool.js');
   const { countTokens, loadTokenizer } = await import('../dist/tokens.js');
@@ -153,11 +153,14 @@ async function child(site, mode) {
     });
   } else {
     const { result } = await runCrawl(engine, {
-      ...crawl,
-      max_tokens: 100_000_000,
-      max_pages: 10000,
-      max_depth: 100,
+      url: crawl.url,
+      excludePatterns: crawl.exclude_patterns,
+      maxTokens: 100_000_000,
+      maxPages: 10000,
+      maxDepth: 100,
+      maxSeconds: 3600,
       patterns: [],
+      reading: {},
     });
     pages = result.pages.length;
   }

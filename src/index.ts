@@ -1,8 +1,13 @@
 // The library: the same engine and tools as the MCP server, HTTP API and CLI, as typed async functions.
 // Each export is here on purpose; internals stay internal.
+//
+// A composition root (with src/cli/main.ts): each reader builds its Config and its shared state (memory, or Redis
+// when its env names REDIS_URL) once, and hands them to its engine and its tool calls.
 import { resolveConfig, type Config, type ConfigFlags } from './config.js';
-import { createEngine, type Engine } from './engine/engine.js';
+import type { Engine } from './engine/engine.js';
+import { createLazyEngine } from './engine/lazy-engine.js';
 import { InvalidArgumentError } from './errors.js';
+import { createSharedState } from './shared-state/shared-state.js';
 import type { FetchToolArguments } from './tools/fetch-tool.js';
 import { findTool } from './tools/registry.js';
 import { runTool } from './tools/run-tool.js';
@@ -63,7 +68,7 @@ export interface WebReader {
   fetch(args: WebReaderFetchArguments, signal?: AbortSignal): Promise<ToolOutput>;
   /** Any tool by name, with its arguments as an MCP client would send them. */
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutput>;
-  /** Stops the extraction workers. */
+  /** Stops the extraction workers, and closes the connection to Redis when there is one. */
   close(): Promise<void>;
 }
 
@@ -78,11 +83,13 @@ export interface WebReader {
 export function createWebReader(options: WebReaderOptions = {}): WebReader {
   const { env = {}, ...flags } = options;
   const config = resolveConfig(env, flags);
-  const engine = createEngine(config);
-  const call = (name: string, args: Record<string, unknown>, signal?: AbortSignal, explain?: boolean) => {
+  // Built at once, so that with REDIS_URL the connection starts now; the engine loads with the first call.
+  const shared = createSharedState(config);
+  const engine = createLazyEngine(config, shared);
+  const call = async (name: string, args: Record<string, unknown>, signal?: AbortSignal, explain?: boolean) => {
     const tool = findTool(name);
-    if (!tool) return Promise.reject(new InvalidArgumentError('name', `Unknown tool '${name}'.`));
-    return runTool(tool, args, { engine, signal, explain });
+    if (!tool) throw new InvalidArgumentError('name', `Unknown tool '${name}'.`);
+    return runTool(tool, args, { engine, signal, explain, resumeStore: (await shared).resumeStore });
   };
   return {
     config,
@@ -90,6 +97,9 @@ export function createWebReader(options: WebReaderOptions = {}): WebReader {
     // `explain` is not a tool argument (the tool's schema refuses unknown ones): it travels in the tool's context.
     fetch: ({ explain, ...args }, signal) => call('fetch', args, signal, explain),
     call: (name, args, signal) => call(name, args, signal),
-    close: () => engine.close(),
+    close: async () => {
+      await engine.close();
+      await (await shared).close();
+    },
   };
 }

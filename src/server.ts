@@ -10,6 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { ResumeStore } from './crawl/resume-store.js';
 import type { Engine } from './engine/engine.js';
 import { OUTCOMES } from './outcome.js';
 import { runWithLogSink } from './log.js';
@@ -96,6 +97,8 @@ export interface McpServerOptions {
   readonly stopSignal?: AbortSignal;
   /** Told when a tool call starts and ends, so that a shutdown can wait for running calls (stdio). */
   readonly calls?: { begin(): void; end(): void };
+  /** Where stopped crawls wait to be continued (the composition root's shared state); see ToolContext. */
+  readonly resumeStore?: ResumeStore;
   /** The client's log level, when the transport keeps it (a session shared by replicas); else the server's own. */
   readonly clientLogLevel?: ClientLogLevel;
 }
@@ -168,6 +171,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
             await runWithLogSink(taskLog, () =>
               runTool(tool, request.params.arguments, {
                 engine,
+                resumeStore: options.resumeStore,
                 frontDoor: 'mcp',
                 signal,
                 stopSignal: options.stopSignal,
@@ -190,6 +194,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
     const output = await runWithLogSink(callLog, () =>
       runTool(tool, request.params.arguments, {
         engine,
+        resumeStore: options.resumeStore,
         frontDoor: 'mcp',
         signal: extra.signal,
         stopSignal: options.stopSignal,

@@ -3,7 +3,7 @@
 // served under two names: 127.0.0.1:PORT and localhost:PORT (both in ALLOW_PRIVATE_HOSTS).
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import type { CrawlToolResult } from '../src/tools/crawl-tool.js';
+import type { CrawlToolResult } from '../src/tools/crawl-schema.js';
 import type { FixtureServer } from './fixture-server.js';
 import { runCli } from './run-cli.js';
 import { useFixtureServer } from './use-fixture-server.js';

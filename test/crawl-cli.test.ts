@@ -9,7 +9,7 @@ import { closedPort } from './fixture-server.js';
 import { useFixtureServer } from './use-fixture-server.js';
 import { CLI_PATH } from './mcp/stdio-client.js';
 import { runCli, type CliRun } from './run-cli.js';
-import type { CrawlToolResult } from '../src/tools/crawl-tool.js';
+import type { CrawlToolResult } from '../src/tools/crawl-schema.js';
 
 let outDir: string;
 const site = { crawlDelaySeconds: 0.01 };

@@ -3,7 +3,7 @@
 // browser-like default. What the loopback site saw is read from its request log.
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_USER_AGENT } from '../src/config.js';
-import type { CrawlToolResult } from '../src/tools/crawl-tool.js';
+import type { CrawlToolResult } from '../src/tools/crawl-schema.js';
 import { REPOSITORY_URL, VERSION } from '../src/version.js';
 import { runCli } from './run-cli.js';
 import { useFixtureServer } from './use-fixture-server.js';

@@ -18,6 +18,9 @@ const LOADED_ON_FIRST_USE: Record<string, string> = {
   '/css-select/': 'the selector engine',
   streamableHttp: 'the HTTP transport: only serve --http needs it',
   '/dist/engine/engine.js': "the engine's innards",
+  // The shared state is built before the answer (src/cli/main.ts): in memory, without Redis's client.
+  '/ioredis/': 'the Redis client: only REDIS_URL needs it',
+  '/dist/shared-state/redis-shared-state.js': 'the state shared through Redis',
   '/dist/crawl/crawl-site.js': 'the crawler',
   '/dist/crawl/map-site.js': 'the site walker',
 };

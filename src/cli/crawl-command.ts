@@ -1,4 +1,4 @@
-// `web-reader crawl <url>`: the crawl tool's crawler for people. Pages go to stdout as Markdown, or with --out to
+// `web-reader crawl <url>`: the crawl run (src/runs/crawl-run.ts) for people. Pages go to stdout as Markdown, or with --out to
 // one .md file per page plus index.md; a progress bar on stderr when stderr is a terminal; Ctrl-C stops the crawl
 // cleanly and what was read so far is still printed or saved. A crawl stopped at --max-seconds prints the command
 // that continues it (`--continue ID`); its state waits in a file, since each CLI run is its own process.
@@ -10,7 +10,9 @@ import { createFileResumeStore } from '../crawl/resume-store.js';
 import type { Engine } from '../engine/engine.js';
 import { renderCrawl, renderCrawlSummary } from '../output/crawl-report.js';
 import { cliCrawlContinueLine } from '../output/notices.js';
-import { crawlTool, crawlToolResult, runCrawl, type CrawlArguments, type CrawlRun } from '../tools/crawl-tool.js';
+import { runCrawl, type CrawlRun } from '../runs/crawl-run.js';
+import { crawlRequest, crawlToolResult, type CrawlArguments } from '../tools/crawl-schema.js';
+import { findTool } from '../tools/registry.js';
 import { parseArguments } from '../tools/run-tool.js';
 import { startProgressDisplay } from './crawl-progress.js';
 
@@ -87,7 +89,8 @@ async function writePages(dir: string, result: CrawlResult, notes: readonly stri
 }
 
 export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptions): Promise<CrawlCommandResult> {
-  const args = (await parseArguments(crawlTool, {
+  // Checked and completed by the crawl's own argument schema, as every command's flags are by their tool's.
+  const args = (await parseArguments(findTool('crawl')!, {
     ...(options.url !== undefined ? { url: options.url } : {}),
     ...(options.continueFrom !== undefined ? { continue_from: options.continueFrom } : {}),
     ...(options.maxTokens !== undefined ? { max_tokens: options.maxTokens } : {}),
@@ -107,7 +110,7 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
   const display = options.stderr.isTTY === true ? startProgressDisplay(options.stderr) : undefined;
   let run: CrawlRun;
   try {
-    run = await runCrawl(engine, args, {
+    run = await runCrawl(engine, crawlRequest(args), {
       signal: options.signal,
       resumeStore: createFileResumeStore(options.resumeDir ?? defaultResumeDir(), {
         ttlSeconds: engine.config.crawlResumeTtlSeconds,

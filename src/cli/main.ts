@@ -2,11 +2,15 @@
 // The command line: argv → Config → the same engine and tools as every other front door → stdout.
 // With no command it is the MCP server on stdio, which is what MCP clients launch.
 //
+// The composition root (with src/index.ts): the Config and the shared state (src/shared-state/: memory, or Redis
+// with REDIS_URL) are built here once, and handed to the engine, the transports and the crawl.
+//
 // Start-up is what an MCP client waits for before `initialize` is answered, so this file imports only what every
-// command needs; the HTTP transport, the crawl command, the engine's innards and the explain formatter are loaded
-// by the command that uses them (npm run bench:start).
+// command needs; the HTTP transport, the crawl command, the engine's innards, the Redis state and the explain
+// formatter are loaded by the command that uses them (npm run bench:start).
 import { resolveConfig, type Config } from '../config.js';
 import { createLazyEngine } from '../engine/lazy-engine.js';
+import { createSharedState, type SharedState } from '../shared-state/shared-state.js';
 import { errorMessage, InvalidArgumentError } from '../errors.js';
 import { cliReadCutLine } from '../output/notices.js';
 import { findTool, selectTools, type AnyTool } from '../tools/registry.js';
@@ -93,13 +97,14 @@ function failureHint(command: Command, exit: number, url: string | undefined): s
 
 async function runOnce(
   config: Config,
+  shared: SharedState,
   command: Command,
   operands: readonly string[],
   tool: AnyTool,
   args: Record<string, unknown>,
   options: { json: boolean; explain?: boolean },
 ): Promise<number> {
-  const engine = createLazyEngine(config);
+  const engine = createLazyEngine(config, shared);
   try {
     const output = await runTool(tool, args, { engine, explain: options.explain ?? false });
     if (output.isError) {
@@ -169,8 +174,23 @@ export async function main(argv: string[]): Promise<number> {
   if (values.explain && values.raw) {
     throw new InvalidArgumentError('--explain', '--explain explains extraction, and --raw skips it: use one of them.');
   }
+  const shared = await createSharedState(config);
+  try {
+    return await runCommand(command ?? 'serve', config, shared, values, operands);
+  } finally {
+    await shared.close();
+  }
+}
+
+async function runCommand(
+  command: Command,
+  config: Config,
+  shared: SharedState,
+  values: Values,
+  operands: readonly string[],
+): Promise<number> {
   const json = values.json ?? false;
-  switch (command ?? 'serve') {
+  switch (command) {
     case 'serve': {
       if (operands.length > 0) {
         throw new InvalidArgumentError(
@@ -181,9 +201,9 @@ export async function main(argv: string[]): Promise<number> {
       const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');
       if (values.http) {
         const { serveHttp } = await import('../transports/http/server.js');
-        await serveHttp(config, createLazyEngine(config), tools);
+        await serveHttp(config, createLazyEngine(config, shared), tools, shared);
       } else {
-        await serveStdio(createLazyEngine(config), tools);
+        await serveStdio(createLazyEngine(config, shared), tools, { sharedState: shared });
       }
       return EXIT.OK;
     }
@@ -198,7 +218,10 @@ export async function main(argv: string[]): Promise<number> {
         ...selectFlags(values),
         ...(values.section !== undefined && { section: values.section }),
       };
-      return runOnce(config, 'read', operands, findTool('fetch')!, args, { json, explain: values.explain ?? false });
+      return runOnce(config, shared, 'read', operands, findTool('fetch')!, args, {
+        json,
+        explain: values.explain ?? false,
+      });
     }
     case 'map': {
       const args = {
@@ -207,7 +230,7 @@ export async function main(argv: string[]): Promise<number> {
         ...(values.search !== undefined && { search: values.search }),
         ...requestFlags(values),
       };
-      return runOnce(config, 'map', operands, findTool('map')!, args, { json });
+      return runOnce(config, shared, 'map', operands, findTool('map')!, args, { json });
     }
     case 'links': {
       const args = {
@@ -216,7 +239,7 @@ export async function main(argv: string[]): Promise<number> {
         titles: !values['no-titles'],
         ...requestFlags(values),
       };
-      return runOnce(config, 'links', operands, findTool('links')!, args, { json });
+      return runOnce(config, shared, 'links', operands, findTool('links')!, args, { json });
     }
     case 'scrape': {
       const args = {
@@ -229,14 +252,19 @@ export async function main(argv: string[]): Promise<number> {
         ...selectFlags(values),
       };
       // The scraper's text is its JSON already: --json is implied.
-      return runOnce(config, 'scrape', operands, findTool('web_scraper')!, args, { json: true });
+      return runOnce(config, shared, 'scrape', operands, findTool('web_scraper')!, args, { json: true });
     }
     case 'crawl':
-      return crawlCommand(config, values, operands);
+      return crawlCommand(config, shared, values, operands);
   }
 }
 
-async function crawlCommand(config: Config, values: Values, operands: readonly string[]): Promise<number> {
+async function crawlCommand(
+  config: Config,
+  shared: SharedState,
+  values: Values,
+  operands: readonly string[],
+): Promise<number> {
   const continueFrom = values.continue;
   if (continueFrom !== undefined && operands.length > 0) {
     throw new InvalidArgumentError('--continue', 'crawl --continue ID takes no URL: the crawl keeps its own.');
@@ -244,7 +272,7 @@ async function crawlCommand(config: Config, values: Values, operands: readonly s
   const url = continueFrom === undefined ? oneUrl('crawl', operands) : undefined;
   // Pages go to a terminal or files, not to an agent's context: MAX_OUTPUT_TOKENS only with --max-output-tokens.
   const crawlConfig = values['max-output-tokens'] === undefined ? { ...config, maxOutputTokens: 0 } : config;
-  const engine = createLazyEngine(crawlConfig);
+  const engine = createLazyEngine(crawlConfig, shared);
   const controller = new AbortController();
   // The first Ctrl-C stops the crawl and keeps what was read; a second one leaves at once.
   const interrupt = () => {

@@ -1,6 +1,6 @@
 // What the crawler needs from the outside world: fetching and reading a page, its links, robots.txt and sitemaps,
 // and a clock. The crawler itself never touches the network, so tests drive it with plain functions;
-// src/tools/crawl-tool.ts binds this to the engine (fetch, extraction, cache, queue, SSRF guard).
+// src/runs/crawl-run.ts binds this to the engine (fetch, extraction, cache, queue, SSRF guard).
 import type { LinkTargets } from '../extract/link-set.js';
 import type { RobotsRules } from '../fetch/robots.js';
 import type { ParsedSitemap } from './sitemap.js';

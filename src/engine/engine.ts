@@ -1,19 +1,15 @@
 // The engine every front door ends up in (MCP, HTTP API, CLI, library), along its two jobs: loading, URL → fetched
 // snapshot (load-page.ts), and reading, snapshot → what a model reads (read-page.ts). I/O comes in through EngineIO
-// so tests and the library can replace the network or the worker pool; the defaults are the real ones.
+// so tests and the library can replace the network or the worker pool; the defaults are the real ones. What replicas
+// share (cache, host turns, fetch claims, robots.txt answers) is built by the composition root and handed in
+// (src/shared-state/shared-state.ts); the engine neither chooses it nor closes it.
 import type { Config } from '../config.js';
-import type { ResumeStore } from '../crawl/resume-store.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
 import type { RobotsRules } from '../fetch/robots.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
-import {
-  createSharedState,
-  type McpSessionSharing,
-  type SharedState,
-  type SharedStateHealth,
-} from '../shared-state/shared-state.js';
-import { CACHE_MAX_BYTES, createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
+import { createMemorySharedState, type SharedState } from '../shared-state/shared-state.js';
+import { createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
 import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
 import { browserPageRenderer, cachedRenderer, type PageRenderer } from './render-step.js';
@@ -28,7 +24,10 @@ export interface EngineIO {
   readonly extractor?: Extractor;
   readonly cache?: PageCache;
   readonly queue?: RequestQueue;
-  /** What replicas share; by default chosen from REDIS_URL (src/shared-state/shared-state.ts). */
+  /**
+   * What replicas share, built once by the composition root (src/shared-state/shared-state.ts createSharedState);
+   * by default this engine's own memory. Its owner closes it, not the engine.
+   */
   readonly sharedState?: SharedState;
 }
 
@@ -48,19 +47,14 @@ export interface Engine {
   robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
   /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
-  /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
-  sharedStateHealth(): Promise<SharedStateHealth>;
-  /** MCP sessions shared with other replicas (transports/http/mcp-sessions.ts); none without REDIS_URL. */
-  mcpSessionSharing?(): Promise<McpSessionSharing | undefined>;
-  /** Crawl states shared with other replicas (REDIS_URL); undefined: the crawl tool keeps its own in memory. */
-  sharedResumeStore(): Promise<ResumeStore | undefined>;
+  /** Stops the extraction workers and the browser; the shared state is its owner's to close. */
   close(): Promise<void>;
 }
 
 export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const extractor = io.extractor ?? createExtractor(config);
   const decodeText = (page: FetchedPage) => extractor.decode(page.body, page.headers['content-type']);
-  const shared = io.sharedState ?? createSharedState(config, { localCacheMaxBytes: CACHE_MAX_BYTES });
+  const shared = io.sharedState ?? createMemorySharedState(config);
   const cache = io.cache ?? shared.pageCache;
   const loadPage = createPageLoader(config, {
     turns: shared.turns,
@@ -84,11 +78,8 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     readPage,
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
     robotsRules: (url, signal) => loadPage.robotsRules(url, signal),
-    sharedStateHealth: () => shared.health(),
-    mcpSessionSharing: async () => shared.mcpSessions,
-    sharedResumeStore: async () => shared.resumeStore,
     close: async () => {
-      await Promise.all([extractor.close(), renderer.close(), shared.close()]);
+      await Promise.all([extractor.close(), renderer.close()]);
     },
   };
 }

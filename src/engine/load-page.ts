@@ -16,7 +16,7 @@ import { HttpStatusError } from '../errors.js';
 import { carriesCredentials, type Credentials } from '../fetch/credentials.js';
 import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
-import { createPageCache, snapshotKey, type PageCache } from '../fetch/page-cache.js';
+import { createPageCache, DEFAULT_CACHE_MAX_BYTES, snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
 import { productTokenOf, type RobotsRules } from '../fetch/robots.js';
@@ -77,9 +77,6 @@ interface SharedFetch {
   callers: number;
 }
 
-// Half the memory budget of a small server: enough for a few hundred typical pages.
-export const CACHE_MAX_BYTES = 64 * 1024 * 1024;
-
 /**
  * A fetch claim's lease across replicas, renewed by its holder while it lives (redis-fetch-claims.ts): a replica
  * that dies holds the others back at most this long, well inside their patience (QUEUE_TIMEOUT + FETCH_TIMEOUT).
@@ -99,7 +96,7 @@ export function isBotChallenge(status: number, headers: Readonly<Record<string, 
 
 export function createPageLoader(config: Config, io: LoaderIO): PageLoader {
   const fetchPage = io.fetchPage ?? createFetcher(config);
-  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
+  const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: DEFAULT_CACHE_MAX_BYTES });
   const queue =
     io.queue ??
     createRequestQueue({

@@ -5,6 +5,9 @@
 import { countCacheLookup } from '../metrics.js';
 import type { FetchedPage } from './types.js';
 
+/** The in-memory cache's byte budget: half the memory of a small server, enough for a few hundred typical pages. */
+export const DEFAULT_CACHE_MAX_BYTES = 64 * 1024 * 1024;
+
 /**
  * What the engine asks of a page cache. The in-memory one answers at once; a shared one answers over the network,
  * so callers await both. A cache that cannot answer (its store is down) misses; it never throws.

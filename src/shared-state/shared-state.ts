@@ -1,24 +1,21 @@
-// What replicas share, chosen once from REDIS_URL (docs/scale-out.md). Without it, this process's in-memory state,
-// as ever: the page cache, and nothing else to share (the queue spaces its own requests, in-flight fetches are
-// shared within the process, the robots.txt gate keeps its own answers). With it, Redis behind the same interfaces,
-// each falling back to the in-memory behaviour while Redis is unreachable (redis-link.ts).
+// What replicas share, chosen once from REDIS_URL (docs/scale-out.md) by a composition root (src/cli/main.ts,
+// src/index.ts), which hands each part to its user: the page cache, host turns, fetch claims and robots.txt answers
+// to the engine; the MCP sessions, cancellation bus and health to the HTTP transport; the resume store to the crawl
+// run. Without REDIS_URL, this process's in-memory state, as ever: the page cache and the resume store, and nothing
+// else to share (the queue spaces its own requests, in-flight fetches are shared within the process, the robots.txt
+// gate keeps its own answers). With it, Redis behind the same interfaces, each falling back to the in-memory
+// behaviour while Redis is unreachable (redis-link.ts).
 //
-// MCP sessions and cancellation are shared through mcpSessions (redis-mcp-sessions.ts, redis-cancel-bus.ts) for the
-// HTTP transport, and crawl states for continue_from through resumeStore (redis-resume-store.ts).
+// Start-up: the in-memory state is built here, at once and cheaply; the Redis one (redis-shared-state.ts, and
+// ioredis with it) is imported only with REDIS_URL, so an MCP client launching the server waits for neither.
 import type { Config } from '../config.js';
 import type { FetchClaims } from '../fetch/fetch-claims.js';
 import { createMemoryResumeStore, type ResumeStore } from '../crawl/resume-store.js';
-import { createPageCache, type PageCache } from '../fetch/page-cache.js';
+import { createPageCache, DEFAULT_CACHE_MAX_BYTES, type PageCache } from '../fetch/page-cache.js';
 import type { HostTurns } from '../fetch/queue.js';
 import type { RobotsStore } from '../fetch/robots-gate.js';
-import { createRedisCancelBus, type CancelBus } from './redis-cancel-bus.js';
-import { createRedisFetchClaims } from './redis-fetch-claims.js';
-import { createRedisHostTurns } from './redis-host-turns.js';
-import { createRedisLink } from './redis-link.js';
-import { createRedisMcpSessionStore, type McpSessionStore } from './redis-mcp-sessions.js';
-import { createRedisPageCache } from './redis-page-cache.js';
-import { createRedisResumeStore } from './redis-resume-store.js';
-import { createRedisRobotsStore } from './redis-robots-store.js';
+import type { CancelBus } from './redis-cancel-bus.js';
+import type { McpSessionStore } from './redis-mcp-sessions.js';
 
 /** /healthz's `redis`: reachable, unreachable, or not configured. */
 export type SharedStateHealth = 'up' | 'down' | 'off';
@@ -36,39 +33,40 @@ export interface SharedState {
   readonly claims?: FetchClaims;
   readonly robotsStore?: RobotsStore;
   readonly mcpSessions?: McpSessionSharing;
-  /** Crawl states for continue_from, checkpointed while crawls run; absent: each front door keeps its own. */
-  readonly resumeStore?: ResumeStore;
+  /**
+   * Crawl states for continue_from: this process's memory, or (REDIS_URL) the store replicas share, where crawls are
+   * checkpointed while they run. Every front door of one process continues the others' crawls.
+   */
+  readonly resumeStore: ResumeStore;
   health(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
 
 export interface SharedStateOptions {
-  /** The in-memory page cache's byte budget (load-page.ts CACHE_MAX_BYTES). */
-  readonly localCacheMaxBytes: number;
+  /** The in-memory page cache's byte budget; DEFAULT_CACHE_MAX_BYTES when not given. */
+  readonly localCacheMaxBytes?: number;
 }
 
-export function createSharedState(config: Config, options: SharedStateOptions): SharedState {
-  const local = createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: options.localCacheMaxBytes });
-  if (!config.redisUrl) {
-    return { pageCache: local, health: async () => 'off', close: async () => {} };
-  }
-  const link = createRedisLink(config.redisUrl);
-  const { pages, sharedPages } = createRedisPageCache(link, {
-    ttlSeconds: config.cacheTtlSeconds,
-    maxBytes: config.redisCacheMaxBytes,
-    local,
-  });
+/** This process's own state: what one process without REDIS_URL shares between its front doors. */
+export function createMemorySharedState(config: Config, options: SharedStateOptions = {}): SharedState {
   return {
-    pageCache: pages,
-    turns: createRedisHostTurns(link),
-    claims: createRedisFetchClaims(link, sharedPages),
-    robotsStore: createRedisRobotsStore(link),
-    mcpSessions: { sessions: createRedisMcpSessionStore(link), cancelBus: createRedisCancelBus(link) },
-    resumeStore: createRedisResumeStore(link, {
-      ttlSeconds: config.crawlResumeTtlSeconds,
-      local: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
-    }),
-    health: async () => ((await link.isReachable()) ? 'up' : 'down'),
-    close: () => link.close(),
+    pageCache: localPageCache(config, options),
+    resumeStore: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
+    health: async () => 'off',
+    close: async () => {},
   };
+}
+
+/** The state of this process: in memory, or on Redis with REDIS_URL (its module loaded only then). */
+export async function createSharedState(config: Config, options: SharedStateOptions = {}): Promise<SharedState> {
+  if (!config.redisUrl) return createMemorySharedState(config, options);
+  const { createRedisSharedState } = await import('./redis-shared-state.js');
+  return createRedisSharedState(config, config.redisUrl, localPageCache(config, options));
+}
+
+function localPageCache(config: Config, options: SharedStateOptions) {
+  return createPageCache({
+    ttlSeconds: config.cacheTtlSeconds,
+    maxBytes: options.localCacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES,
+  });
 }

@@ -12,7 +12,7 @@ import { limitLines } from '../output/link-list.js';
 import { mapLine, mapNotes, renderMap } from '../output/map-report.js';
 import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { loadRobots, loadSitemap } from './site-files.js';
+import { loadRobots, loadSitemap } from '../runs/site-files.js';
 import type { LoadOptions } from '../engine/load-page.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 

@@ -1,6 +1,7 @@
 // What a tool is: a name, a description for the model, an argument schema, and a run function over the engine.
 // Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
 import type { z } from 'zod';
+import type { ResumeStore } from '../crawl/resume-store.js';
 import type { Engine } from '../engine/engine.js';
 import type { FrontDoor } from '../metrics.js';
 import type { Outcome } from '../outcome.js';
@@ -41,6 +42,11 @@ export interface ToolContext {
    * Not a tool argument: the trace is for the person debugging extraction, not for the model.
    */
   readonly explain?: boolean;
+  /**
+   * Where stopped crawls wait to be continued: the composition root's shared state (in memory, or on Redis with
+   * REDIS_URL), handed to every front door it serves. Absent: the crawl keeps them in memory, one store per engine.
+   */
+  readonly resumeStore?: ResumeStore;
   /** Which front door called, for /metrics only (run-tool.ts counts the call); a tool never reads it. */
   readonly frontDoor?: FrontDoor;
 }

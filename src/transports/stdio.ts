@@ -8,18 +8,25 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Engine } from '../engine/engine.js';
 import { log, setLogLevel } from '../log.js';
 import { createMcpServer } from '../server.js';
+import type { SharedState } from '../shared-state/shared-state.js';
 import type { AnyTool } from '../tools/registry.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop.js';
 
 export interface StdioOptions {
   /** How long SIGTERM/SIGINT lets running calls finish before cancelling them. */
   readonly shutdownGraceMs?: number;
+  /** The composition root's shared state: its resume store keeps stopped crawls. Absent: one per engine. */
+  readonly sharedState?: SharedState;
 }
 
 export async function serveStdio(engine: Engine, tools: readonly AnyTool[], options: StdioOptions = {}): Promise<void> {
   setLogLevel('info'); // a server's stderr is its operator's log (src/log.ts)
   const graceful = new GracefulStop();
-  const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal, calls: graceful });
+  const server = createMcpServer(engine, tools, {
+    stopSignal: graceful.stopSignal,
+    calls: graceful,
+    resumeStore: options.sharedState?.resumeStore,
+  });
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });

@@ -8,7 +8,8 @@ import { CallToolResultSchema, type CallToolResult, type Progress } from '@model
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { createEngine } from '../../src/engine/engine.js';
-import { crawlTool, DEFAULT_MAX_SECONDS, type CrawlToolResult } from '../../src/tools/crawl-tool.js';
+import { DEFAULT_MAX_SECONDS, type CrawlToolResult } from '../../src/tools/crawl-schema.js';
+import { crawlTool } from '../../src/tools/crawl-tool.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import { addSlowTree } from '../crawl-site.js';
 import { startTestHttpServer, type TestHttpServer } from '../http/http-harness.js';

@@ -3,7 +3,7 @@
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { countTokens, loadTokenizer } from '../../src/tokens.js';
-import type { CrawlToolResult } from '../../src/tools/crawl-tool.js';
+import type { CrawlToolResult } from '../../src/tools/crawl-schema.js';
 import {
   addCrawlSite,
   crawlSitePaths,

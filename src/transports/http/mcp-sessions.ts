@@ -30,7 +30,7 @@ import { quoteInput } from '../../quote.js';
 import { createMcpServer } from '../../server.js';
 import { DEFAULT_CLIENT_LOG_LEVEL, type ClientLogLevel } from '../../server-logging.js';
 import { SESSION_STORE_UNREACHABLE, type McpSessionFacts } from '../../shared-state/redis-mcp-sessions.js';
-import type { McpSessionSharing } from '../../shared-state/shared-state.js';
+import type { McpSessionSharing, SharedState } from '../../shared-state/shared-state.js';
 import type { SessionSignal } from '../../shared-state/redis-cancel-bus.js';
 import type { AnyTool } from '../../tools/registry.js';
 import type { GracefulStop } from '../graceful-stop.js';
@@ -61,6 +61,8 @@ interface Session {
 export interface McpSessionsOptions {
   /** Its stopSignal goes to every session's MCP server: shutdown asks running calls to stop gracefully. */
   readonly graceful: GracefulStop;
+  /** The sessions and cancellation bus replicas share (REDIS_URL), and the resume store of crawls; see server.ts. */
+  readonly sharedState?: SharedState;
   /** Overrides WEB_READER_SESSION_IDLE (seconds) with milliseconds. */
   readonly sessionIdleMs?: number;
   /** How long a call whose response stream closed early keeps running; at most DISCONNECT_GRACE_MS. */
@@ -92,12 +94,12 @@ export function createMcpSessions(
   const resuming = new Map<string, Promise<Session>>();
   let openingSessions = 0;
 
-  // Redis, if REDIS_URL: asked on first use (the lazy engine loads nothing for this without REDIS_URL), and once
-  // it answers, this replica hears the other replicas' cancellations before it serves a session.
+  // Redis, if REDIS_URL: listened to on first use, and once it answers, this replica hears the other replicas'
+  // cancellations before it serves a session.
   let sharingReady: Promise<McpSessionSharing | undefined> | undefined;
   const sharing = () =>
     (sharingReady ??= (async () => {
-      const shared = await engine.mcpSessionSharing?.();
+      const shared = options.sharedState?.mcpSessions;
       await shared?.cancelBus.listen(onSignal);
       return shared;
     })());
@@ -222,7 +224,11 @@ export function createMcpSessions(
         if (id !== undefined) await (await sharing())?.sessions.save(id, session.facts, sessionIdleMs, true);
       },
     };
-    const server = createMcpServer(engine, tools, { stopSignal: graceful.stopSignal, clientLogLevel: logLevel });
+    const server = createMcpServer(engine, tools, {
+      stopSignal: graceful.stopSignal,
+      clientLogLevel: logLevel,
+      resumeStore: options.sharedState?.resumeStore,
+    });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: async (newId) => {

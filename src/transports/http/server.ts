@@ -21,6 +21,7 @@ import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import { log, setLogLevel } from '../../log.js';
 import { quoteInput } from '../../quote.js';
+import type { SharedState } from '../../shared-state/shared-state.js';
 import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';
 import { VERSION } from '../../version.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from '../graceful-stop.js';
@@ -32,6 +33,12 @@ import { createToolsApi } from './tools-api.js';
 
 /** Defaults a deployment rarely changes; tests shorten them. */
 export interface HttpServerOptions {
+  /**
+   * What this process shares with other replicas, built once by the composition root (src/cli/main.ts): the MCP
+   * sessions and their cancellation bus, /healthz's `redis`, and the resume store of crawls. Absent: nothing is
+   * shared (`redis: off`), and crawls are kept in memory, one store per engine.
+   */
+  readonly sharedState?: SharedState;
   /** Tools of the JSON API. SPEC: the API always offers every tool; MCP offers the --tools selection. */
   readonly apiTools?: readonly AnyTool[];
   /** How long shutdown waits for in-flight calls before cancelling them. */
@@ -107,10 +114,13 @@ export async function startHttpServer(
   const graceful = new GracefulStop();
   const sessions = createMcpSessions(config, engine, tools, {
     graceful,
+    sharedState: options.sharedState,
     sessionIdleMs: options.sessionIdleMs,
     disconnectGraceMs: options.disconnectGraceMs,
   });
-  const toolsApi = createToolsApi(config, engine, options.apiTools ?? ALL_TOOLS, graceful);
+  const toolsApi = createToolsApi(config, engine, options.apiTools ?? ALL_TOOLS, graceful, {
+    resumeStore: options.sharedState?.resumeStore,
+  });
   const metrics = httpMetrics();
   // Sockets accepted past the connection cap: their requests are answered 503 and the socket closed.
   const overCapSockets = new WeakSet<Socket>();
@@ -132,7 +142,7 @@ export async function startHttpServer(
       allow('GET, HEAD');
       // `redis`: whether the state shared with other replicas is reachable (`off`: one process, no REDIS_URL). Down
       // is still 200: the replica serves from its own state (docs/scale-out.md), so a balancer should keep it.
-      const redis = await engine.sharedStateHealth();
+      const redis = (await options.sharedState?.health()) ?? 'off';
       return sendJson(res, 200, { status: closing ? 'shutting_down' : 'ok', version: VERSION, redis });
     }
     entry.route =
@@ -292,9 +302,15 @@ export async function startHttpServer(
 }
 
 /**
- * `web-reader serve --http`: serves until SIGTERM or SIGINT, then shuts down gracefully and closes the engine.
+ * `web-reader serve --http`: serves until SIGTERM or SIGINT, then shuts down gracefully and closes the engine (the
+ * shared state is its composition root's to close).
  */
-export async function serveHttp(config: Config, engine: Engine, tools: readonly AnyTool[]): Promise<void> {
+export async function serveHttp(
+  config: Config,
+  engine: Engine,
+  tools: readonly AnyTool[],
+  sharedState: SharedState,
+): Promise<void> {
   // Handlers first: a supervisor may send SIGTERM as soon as it sees the start-up line.
   const signalled = new Promise<string>((resolve) => {
     const onTerm = () => stop('SIGTERM');
@@ -307,7 +323,7 @@ export async function serveHttp(config: Config, engine: Engine, tools: readonly 
     process.once('SIGTERM', onTerm);
     process.once('SIGINT', onInt);
   });
-  const handle = await startHttpServer(config, engine, tools);
+  const handle = await startHttpServer(config, engine, tools, { sharedState });
   if (!isLoopbackHost(config.httpHost) && !config.httpToken) {
     log(
       'warn',

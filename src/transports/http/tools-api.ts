@@ -6,6 +6,7 @@
 // Thin: validation, running and error translation live in runTool, shared with MCP and the CLI.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Config } from '../../config.js';
+import type { ResumeStore } from '../../crawl/resume-store.js';
 import type { Engine } from '../../engine/engine.js';
 import { quoteInput } from '../../quote.js';
 import { inputJsonSchema } from '../../server.js';
@@ -32,13 +33,15 @@ export interface ToolsApi {
 
 /**
  * The API over `apiTools`. `graceful` is the server's shutdown: its stopSignal asks a running tool to return what
- * it has, its cancelSignal cancels what still runs at the deadline.
+ * it has, its cancelSignal cancels what still runs at the deadline. `resumeStore`: where stopped crawls wait to be
+ * continued (the composition root's shared state).
  */
 export function createToolsApi(
   config: Config,
   engine: Engine,
   apiTools: readonly AnyTool[],
   graceful: GracefulStop,
+  { resumeStore }: { readonly resumeStore?: ResumeStore } = {},
 ): ToolsApi {
   function listTools(): ToolListing[] {
     return apiTools.map((tool) => ({
@@ -81,6 +84,7 @@ export function createToolsApi(
     const started = performance.now();
     const output = await runTool(tool, args, {
       engine,
+      resumeStore,
       frontDoor: 'api',
       signal: controller.signal,
       stopSignal: graceful.stopSignal,

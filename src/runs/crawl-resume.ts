@@ -1,6 +1,7 @@
-// Where a crawl's continue_from state lives for the crawl tool (src/crawl/resume-store.ts): the store of the engine's
-// front doors, or the one replicas share (REDIS_URL), where a crawl is checkpointed while it runs and its id holds
-// from its start (docs/scale-out.md "Crawls"). Taking a state to continue, and handing the id out when a call ends.
+// Where a crawl's continue_from state lives for the crawl run (src/crawl/resume-store.ts): the store the composition
+// root built (src/shared-state/: in memory, or the one replicas share with REDIS_URL, where a crawl is checkpointed
+// while it runs and its id holds from its start, docs/scale-out.md "Crawls"), or the CLI's files. Taking a state to
+// continue, and handing the id out when a call ends.
 import type { CrawlResult } from '../crawl/commit.js';
 import type { CrawlState } from '../crawl/frontier.js';
 import { createMemoryResumeStore, type ResumeStore, type RunningCrawl } from '../crawl/resume-store.js';
@@ -8,9 +9,9 @@ import type { Engine } from '../engine/engine.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 
-// One resume store per engine: every front door served by one engine (stdio, MCP over HTTP with its sessions, the
-// JSON API) shares it, so an id from one call continues in another. The engine does not know about crawls (it sits
-// below them), hence a map keyed by it rather than a field of it.
+// For a caller that hands no store (a test, a ToolContext built by hand): one in memory per engine, so an id from
+// one call continues in another. The engine does not know about crawls (it sits below them), hence a map keyed by
+// it rather than a field of it.
 const resumeStores = new WeakMap<Engine, ResumeStore>();
 
 export function resumeStoreFor(engine: Engine): ResumeStore {
