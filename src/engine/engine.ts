@@ -3,6 +3,7 @@
 // so tests and the library can replace the network or the worker pool; the defaults are the real ones.
 import type { Config } from '../config.js';
 import type { ResumeStore } from '../crawl/resume-store.js';
+import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
@@ -67,6 +68,8 @@ export interface Engine {
   decodeText(page: FetchedPage): Promise<string>;
   /** A feed's entry links (off the main thread). */
   extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
+  /** A sitemap's URLs, its body decoded by its charset (off the main thread). */
+  parseSitemap(body: Uint8Array, contentType: string | undefined): Promise<ParsedSitemap>;
   /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
   /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
@@ -110,6 +113,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     scrapeHtml: (html, baseUrl, select) => extractor.scrape(html, baseUrl, select),
     decodeText,
     extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
+    parseSitemap: (body, contentType) => extractor.sitemap(body, contentType),
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
     sharedStateHealth: () => shared.health(),
     mcpSessionSharing: async () => shared.mcpSessions,

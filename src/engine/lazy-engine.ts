@@ -23,6 +23,7 @@ export function createLazyEngine(config: Config): Engine {
     scrapeHtml: async (...args) => (await engine()).scrapeHtml(...args),
     decodeText: async (...args) => (await engine()).decodeText(...args),
     extractFeedLinks: async (...args) => (await engine()).extractFeedLinks(...args),
+    parseSitemap: async (...args) => (await engine()).parseSitemap(...args),
     readLlmsTxt: async (...args) => (await engine()).readLlmsTxt(...args),
     // Without REDIS_URL there is nothing shared to ask about, and /healthz must not load the engine to say so.
     sharedStateHealth: async () => (config.redisUrl === undefined ? 'off' : (await engine()).sharedStateHealth()),

@@ -2,7 +2,7 @@
 // than read a page: robots.txt and sitemaps (crawl, map). What they mean is parsed below tools, in src/fetch/robots.ts
 // and src/crawl/sitemap.ts. Both tools walk a site as a crawler does, so they ask as the crawler, by its name
 // (Config.crawlerUserAgent), and obey the robots.txt group of that name.
-import { gunzipSitemap, isGzip, parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
+import { gunzipSitemap, isGzip, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
 import { productTokenOf, readRobotsRules, type RobotsRules } from '../fetch/robots.js';
 import { loadDocument } from './load-document.js';
@@ -24,8 +24,8 @@ export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Pr
  */
 export async function loadSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
   const { page } = await engine.loadPage(url, { signal, userAgent: engine.config.crawlerUserAgent });
-  const text = isGzip(page.body)
-    ? await gunzipSitemap(page.body, engine.config.maxResponseBytes)
-    : await engine.decodeText(page);
-  return parseSitemap(text);
+  // Unpacked off the event loop (zlib's thread pool), read in the worker pool; the protocol's encoding is UTF-8.
+  if (!isGzip(page.body)) return engine.parseSitemap(page.body, page.headers['content-type']);
+  const unpacked = await gunzipSitemap(page.body, engine.config.maxResponseBytes, url);
+  return engine.parseSitemap(unpacked, 'application/xml; charset=utf-8');
 }

@@ -1,6 +1,7 @@
 // Main-content extraction behind one small interface, run on a worker pool with a per-page time limit.
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
+import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { Article } from '../extract/extract-article.js';
 import type { ExtractedLinks } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
@@ -41,6 +42,8 @@ export interface Extractor {
   decode(bytes: Uint8Array, contentType: string | undefined): Promise<string>;
   /** A feed's entry links. */
   feedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
+  /** A sitemap's URLs, the body decoded by its charset (src/crawl/sitemap.ts). */
+  sitemap(bytes: Uint8Array, contentType: string | undefined): Promise<ParsedSitemap>;
   close(): Promise<void>;
 }
 
@@ -76,6 +79,7 @@ export function createExtractor(config: Config, size = Math.max(1, Math.min(4, a
     readArticle: (input) => pool.run<ArticleContent>('readArticle', input, config.extractTimeoutMs),
     decode: (bytes, contentType) => pool.run<string>('decode', { bytes, contentType }, linearLimitMs),
     feedLinks: (xml, baseUrl) => pool.run<ExtractedLinks>('feedLinks', { xml, baseUrl }, linearLimitMs),
+    sitemap: (bytes, contentType) => pool.run<ParsedSitemap>('sitemap', { bytes, contentType }, linearLimitMs),
     close: () => pool.close(),
   };
 }

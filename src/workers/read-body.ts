@@ -17,6 +17,7 @@ import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
 import { disarmMarkdownLinks } from '../formats/disarm-markdown.js';
 import { withTitleHeading } from '../extract/title-heading.js';
+import { parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
 
 export interface TextBodyInput {
   readonly bytes: Uint8Array;
@@ -180,6 +181,17 @@ export function feedLinks(input: { readonly xml: string; readonly baseUrl: strin
     .filter((entry) => entry.link !== '')
     .map((entry) => ({ url: entry.link, text: entry.title }));
   return { links, hiddenBlocksDropped: 0 };
+}
+
+/**
+ * A sitemap's URLs (src/crawl/sitemap.ts), the file decoded by its charset: a site's file of up to MAX_RESPONSE_SIZE,
+ * read here rather than on the event loop.
+ */
+export function readSitemapBody(input: {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
+}): ParsedSitemap {
+  return parseSitemap(decodeBody(input.bytes, input.contentType).text);
 }
 
 export interface PdfBody extends RenderedPdf {

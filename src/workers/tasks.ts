@@ -4,7 +4,15 @@ import { extractLinks } from '../extract/links.js';
 import { scrapeHtml } from '../extract/scrape.js';
 import type { SelectOptions } from '../extract/select.js';
 import { decodeBody } from '../fetch/decode.js';
-import { feedLinks, readArticle, readHtmlBody, readPdfBody, readTextBody, readTwinBody } from './read-body.js';
+import {
+  feedLinks,
+  readArticle,
+  readHtmlBody,
+  readPdfBody,
+  readSitemapBody,
+  readTextBody,
+  readTwinBody,
+} from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
   article: (input: { html: string; baseUrl: string; withLinks?: boolean }) =>
@@ -18,6 +26,7 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   decode: (input: { bytes: Uint8Array; contentType: string | undefined }) =>
     decodeBody(input.bytes, input.contentType).text,
   feedLinks,
+  sitemap: readSitemapBody,
   links: (input: { html: string; baseUrl: string }) => extractLinks(input.html, input.baseUrl),
   scrape: (input: { html: string; baseUrl: string; select?: SelectOptions }) =>
     scrapeHtml(input.html, input.baseUrl, input.select),
