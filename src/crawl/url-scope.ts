@@ -20,7 +20,7 @@ export const MAX_PATTERNS = 100;
 export const MAX_PATTERN_LENGTH = 500;
 /**
  * What the entries of one list may cost each URL together: an `re:` entry its RE2 instructions
- * (`^/docs/([\w-]+/?)+\.html$` is 22), a glob its wildcards and what is inside its braces (`/{guide,api}/**` is 10).
+ * (`^/docs/([\w-]+/?)+\.html$` is 22), a glob its wildcards and what is inside its braces (`/{guide,api}/**` is 9).
  */
 export const MAX_PATTERN_COST = 1000;
 /** Characters of a URL's path and query that patterns judge: a longer URL is out of scope. */
