@@ -11,6 +11,11 @@ import type { ToolOutput } from './tools/types.js';
 export { resolveConfig, type Config, type ConfigFlags } from './config.js';
 export { createEngine, type Engine } from './engine/engine.js';
 export type { LoadOptions } from './engine/load-page.js';
+/**
+ * A caller's credentials for `LoadOptions.credentials` / `ReadOptions.credentials`: `bindCredentials(url, headers)`
+ * binds them to the URL's origin, and no request to another origin ever carries them.
+ */
+export { bindCredentials, type Credentials } from './fetch/credentials.js';
 export type { PageContent, ReadOptions } from './engine/page-content.js';
 export { OUTCOMES, type Outcome } from './outcome.js';
 export {

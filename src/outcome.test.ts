@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectEmptyOutcome, looksScriptBuilt } from './outcome.js';
+import { outcomeOfHtml, looksScriptBuilt } from './outcome.js';
 
 it.each([
   ['a React shell', '<html><body><div id="root"></div><script src="/app.js"></script></body></html>', 0, 'needs_js'],
@@ -13,7 +13,7 @@ it.each([
   ['a short real page', '<html><body><p>Hi there.</p></body></html>', 9, undefined],
   ['an article', '<html><body><div id="root"><p>' + 'text '.repeat(50) + '</p></div></body></html>', 250, undefined],
 ])('%s', (_name, html, chars, expected) => {
-  expect(detectEmptyOutcome(html, chars)).toBe(expected);
+  expect(outcomeOfHtml(html, chars)).toBe(expected);
 });
 
 describe('looksScriptBuilt', () => {

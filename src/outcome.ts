@@ -36,8 +36,19 @@ const SCRIPT_TAG = /<script\b/gi;
 // Fewer readable characters than this in the main content counts as nothing to read.
 const MIN_READABLE_CHARS = 40;
 
-/** `empty` or `needs_js` for HTML with fewer than MIN_READABLE_CHARS of content, else undefined (read it). */
-export function detectEmptyOutcome(html: string, readableChars: number): 'empty' | 'needs_js' | undefined {
+/**
+ * The one rule for HTML: `empty` or `needs_js` for a page with fewer than MIN_READABLE_CHARS readable characters,
+ * else undefined (`ok`, read it). The readable characters are real ones, counted by the worker that read the page
+ * (src/workers/read-body.ts readHtmlWork): the main content's when the article is read (fetch, read_url, web,
+ * crawl), else the page's whole visible text (links, extract_links, web links mode, web_scraper), in which a page
+ * of links only has its anchors' words. The engine decides it once per read (src/engine/read-page.ts); no tool does.
+ *
+ * Other kinds, decided by their reader (src/engine/read-*.ts), the same in every tool: content that cannot be read
+ * as text (binary) is `not_html`; readable non-HTML — JSON, XML, a feed, Markdown, plain text, a PDF with a text
+ * layer — is `ok` (`empty` when it holds nothing), and the tool's own sentence says what it is (web_scraper's
+ * "Non-HTML content type", links' "is JSON, not a page with links").
+ */
+export function outcomeOfHtml(html: string, readableChars: number): 'empty' | 'needs_js' | undefined {
   if (readableChars >= MIN_READABLE_CHARS) return undefined;
   const scripts = html.match(SCRIPT_TAG)?.length ?? 0;
   if (APP_SHELL.test(html) || scripts >= 3) return 'needs_js';

@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import type { Engine } from './engine/engine.js';
+import { OUTCOMES } from './outcome.js';
 import { runWithLogSink } from './log.js';
 import { quoteInput } from './quote.js';
 import { acceptLogLevel, createCallLogSink, type ClientLogLevel } from './server-logging.js';
@@ -26,10 +27,45 @@ export function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
   return schema as Tool['inputSchema'];
 }
 
+/** What every failed call carries (src/tools/failure.ts): its outcome and its error. */
+const FAILURE_SHAPE = {
+  status: z.enum(OUTCOMES),
+  error: z.object({
+    type: z.string(),
+    code: z.string(),
+    message: z.string(),
+    retry_after_seconds: z.number().optional(),
+  }),
+};
+
+function jsonSchemaOf(shape: z.ZodRawShape): Record<string, unknown> {
+  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(shape), { io: 'output' });
+  return schema;
+}
+
+/**
+ * A tool's result schema, which admits its failures too: the SDK's client validates the structuredContent of an
+ * error result against the outputSchema as well, so a failure's `status` and `error` must be valid there to arrive.
+ * The result's own properties stay at the top; what is required depends on whether the result is a failure.
+ */
 function outputJsonSchema(tool: AnyTool): Tool['outputSchema'] {
   if (!tool.outputShape) return undefined;
-  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(tool.outputShape), { io: 'output' });
-  return schema as Tool['outputSchema'];
+  const result = jsonSchemaOf(tool.outputShape) as { properties: Record<string, unknown>; required?: string[] };
+  const failure = jsonSchemaOf(FAILURE_SHAPE) as { properties: Record<string, unknown>; required: string[] };
+  const { required = [], ...open } = result;
+  return {
+    ...open,
+    type: 'object',
+    properties: {
+      ...result.properties,
+      status: { anyOf: [result.properties.status, failure.properties.status] },
+      error: failure.properties.error,
+    },
+    // A failure has its status and error; a result, every field its shape requires.
+    if: { required: ['error'] },
+    then: { required: failure.required },
+    else: { required },
+  } as Tool['outputSchema'];
 }
 
 export function describeTool(tool: AnyTool): Tool {
@@ -45,13 +81,12 @@ export function describeTool(tool: AnyTool): Tool {
   };
 }
 
-export function toCallToolResult(output: ToolOutput, tool?: AnyTool): CallToolResult {
-  // A tool with an outputSchema gets no structuredContent on failure: clients validate structuredContent against
-  // the schema, and a failure is described by isError and its text (MCP spec, tools "Output Schema").
-  const omitStructured = output.isError === true && tool?.outputShape !== undefined;
+export function toCallToolResult(output: ToolOutput): CallToolResult {
+  // Every result carries its structured status, failures included: a tool's outputSchema admits its failure shape
+  // (outputJsonSchema), which the SDK's client validates as it does a result.
   return {
     content: [{ type: 'text', text: output.text }],
-    ...(omitStructured ? {} : { structuredContent: output.data ?? output.structured }),
+    structuredContent: output.data ?? output.structured,
     ...(output.isError ? { isError: true } : {}),
   };
 }
@@ -139,7 +174,6 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
                 onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
               }),
             ),
-            tool,
           ),
       );
     }
@@ -175,7 +209,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
       }),
     ).finally(() => options.calls?.end());
     await flushProgress(sending, lastSentAt);
-    return toCallToolResult(output, tool);
+    return toCallToolResult(output);
   });
   // A task's work belongs to its session: the store (and its results) go when the server closes (DELETE, idle
   // expiry, eviction, shutdown). Wrapped here because transports set server.onclose for their own bookkeeping.

@@ -1,6 +1,8 @@
-// Politeness toward the sites a crawl visits: robots.txt read once per origin (RFC 9309; the rules themselves are
-// parsed in src/fetch/robots.ts and loaded through CrawlIO), and request starts to one origin spaced by its
-// Crawl-delay, which holds across the calls that continue a crawl. Not here: MAX_CONCURRENT and
+// Politeness toward the sites a crawl visits: robots.txt rules per origin (RFC 9309; loaded through CrawlIO from the
+// engine's one robots gate, src/fetch/robots-gate.ts, which fetches and caches them for every tool), and request
+// starts to one origin spaced by its Crawl-delay, which holds across the calls that continue a crawl. The rules are
+// asked once per origin per crawl call, so one call obeys one version of a site's rules even if the gate's copy
+// expires during it. Not here: MAX_CONCURRENT and
 // PER_DOMAIN_INTERVAL, which the engine's shared queue enforces for every tool.
 import type { RobotsRules } from '../fetch/robots.js';
 import type { CrawlIO } from './crawl-io.js';
@@ -18,7 +20,7 @@ export interface PolitenessOptions {
 }
 
 export interface Politeness {
-  /** The robots.txt rules for the URL's origin, loaded once per crawl call. */
+  /** The robots.txt rules for the URL's origin, asked of the gate once per crawl call. */
   robotsFor(url: string): Promise<RobotsRules>;
   /** Resolves when a request to the URL's origin may start, `delaySeconds` after the previous one started. */
   waitForTurn(url: string, delaySeconds: number): Promise<void>;

@@ -4,12 +4,9 @@
 import type { Config } from '../config.js';
 import type { ResumeStore } from '../crawl/resume-store.js';
 import type { ParsedSitemap } from '../crawl/sitemap.js';
-import type { Article } from '../extract/extract-article.js';
-import type { ExtractedLinks } from '../extract/link-set.js';
-import type { ScrapedHtml } from '../extract/scrape.js';
-import type { SelectOptions } from '../extract/select.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
+import type { RobotsRules } from '../fetch/robots.js';
 import type { FetchedPage, FetchPage } from '../fetch/types.js';
 import {
   createSharedState,
@@ -20,15 +17,7 @@ import {
 import { CACHE_MAX_BYTES, createPageLoader, type LoadedPage, type LoadOptions } from './load-page.js';
 import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
-import {
-  attemptRender,
-  browserPageRenderer,
-  cachedRenderer,
-  type PageRenderer,
-  type RenderAttempt,
-  type RenderOptions,
-  type StaticRead,
-} from './render-step.js';
+import { browserPageRenderer, cachedRenderer, type PageRenderer } from './render-step.js';
 import { createExtractor, type Extractor } from '../workers/extractor.js';
 import type { LlmsTxt } from '../formats/llms-txt.js';
 import { createLlmsTxtIndex } from './llms-txt-index.js';
@@ -49,29 +38,19 @@ export interface Engine {
   /** Fetches through the guard, or returns the cached snapshot; retries a bot wall once with the honest UA. */
   loadPage(url: string, options?: LoadOptions): Promise<LoadedPage>;
   /**
-   * After a static read of HTML: the page rendered in a browser to read instead, or why the static read stands —
-   * the one render rule (render-step.ts attemptRender), with RENDER_JS when the call names no policy.
+   * The one reading path of every tool: loadPage, sniff, decode and read in the worker once (what `want` asks: the
+   * article, the links, web_scraper's document), the render rule, and the outcome decided from what was read.
    */
-  renderAfter(url: string, staticRead: StaticRead, options?: RenderOptions): Promise<RenderAttempt>;
-  /** loadPage, then turns the body into what a model reads (rendering it too when the policy says so). */
   readPage(url: string, options?: ReadOptions): Promise<PageContent>;
-  /** Runs main-content extraction (off the main thread) on HTML the caller already has. */
-  extractArticle(html: string, baseUrl: string): Promise<Article>;
-  /** Every visible link of HTML the caller already has, resolved, in document order (off the main thread). */
-  extractLinks(html: string, baseUrl: string): Promise<ExtractedLinks>;
   /**
-   * web_scraper's document: text with `[n]` markers, references, outline, metadata (off the main thread); with
-   * `select`, exclusions removed first and only what `selector` matches read.
+   * The robots.txt rules of the URL's origin for the crawler (RFC 9309), from the one gate RESPECT_ROBOTS=always
+   * checks too (fetch/robots-gate.ts): fetched once per origin per CACHE_TTL whoever asks. Crawl and map.
    */
-  scrapeHtml(html: string, baseUrl: string, select?: SelectOptions): Promise<ScrapedHtml>;
-  /** A fetched body decoded by its charset, as the server sent it (off the main thread). */
-  decodeText(page: FetchedPage): Promise<string>;
-  /** A feed's entry links (off the main thread). */
-  extractFeedLinks(xml: string, baseUrl: string): Promise<ExtractedLinks>;
-  /** A sitemap's URLs, its body decoded by its charset (off the main thread). */
-  parseSitemap(body: Uint8Array, contentType: string | undefined): Promise<ParsedSitemap>;
+  robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
   /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
+  /** A sitemap's URLs, read off the main thread: its text, or a gzipped one's bytes unpacked. */
+  parseSitemap(body: string | Uint8Array): Promise<ParsedSitemap>;
   /** Whether the state shared with other replicas is reachable: `off` without REDIS_URL (/healthz). */
   sharedStateHealth(): Promise<SharedStateHealth>;
   /** MCP sessions shared with other replicas (transports/http/mcp-sessions.ts); none without REDIS_URL. */
@@ -106,15 +85,9 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     config,
     loadPage,
     readPage,
-    renderAfter: (url, staticRead, options = {}) =>
-      attemptRender(renderer, url, options.render ?? config.renderJs, staticRead, options),
-    extractArticle: (html, baseUrl) => extractor.extract(html, baseUrl),
-    extractLinks: (html, baseUrl) => extractor.links(html, baseUrl),
-    scrapeHtml: (html, baseUrl, select) => extractor.scrape(html, baseUrl, select),
-    decodeText,
-    extractFeedLinks: (xml, baseUrl) => extractor.feedLinks(xml, baseUrl),
-    parseSitemap: (body, contentType) => extractor.sitemap(body, contentType),
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
+    parseSitemap: (body) => extractor.sitemap(body),
+    robotsRules: (url, signal) => loadPage.robotsRules(url, signal),
     sharedStateHealth: () => shared.health(),
     mcpSessionSharing: async () => shared.mcpSessions,
     sharedResumeStore: async () => shared.resumeStore,

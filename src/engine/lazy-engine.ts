@@ -16,15 +16,10 @@ export function createLazyEngine(config: Config): Engine {
   return {
     config,
     loadPage: async (...args) => (await engine()).loadPage(...args),
-    renderAfter: async (...args) => (await engine()).renderAfter(...args),
     readPage: async (...args) => (await engine()).readPage(...args),
-    extractArticle: async (...args) => (await engine()).extractArticle(...args),
-    extractLinks: async (...args) => (await engine()).extractLinks(...args),
-    scrapeHtml: async (...args) => (await engine()).scrapeHtml(...args),
-    decodeText: async (...args) => (await engine()).decodeText(...args),
-    extractFeedLinks: async (...args) => (await engine()).extractFeedLinks(...args),
-    parseSitemap: async (...args) => (await engine()).parseSitemap(...args),
     readLlmsTxt: async (...args) => (await engine()).readLlmsTxt(...args),
+    parseSitemap: async (...args) => (await engine()).parseSitemap(...args),
+    robotsRules: async (...args) => (await engine()).robotsRules(...args),
     // Without REDIS_URL there is nothing shared to ask about, and /healthz must not load the engine to say so.
     sharedStateHealth: async () => (config.redisUrl === undefined ? 'off' : (await engine()).sharedStateHealth()),
     // Without REDIS_URL sessions are this process's own, and must not load the engine to learn it.

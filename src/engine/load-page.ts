@@ -13,12 +13,14 @@
 import type { Config } from '../config.js';
 import { PRODUCT_USER_AGENT } from '../config.js';
 import { HttpStatusError } from '../errors.js';
+import { carriesCredentials, type Credentials } from '../fetch/credentials.js';
 import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
-import { cacheKey, createPageCache, type PageCache } from '../fetch/page-cache.js';
+import { createPageCache, snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
 import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
-import { productTokenOf } from '../fetch/robots.js';
+import { productTokenOf, type RobotsRules } from '../fetch/robots.js';
+import { sniffContent } from '../formats/sniff.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { log, logUrl } from '../log.js';
@@ -31,11 +33,12 @@ export interface LoadOptions {
   /** `max_age`: a cached snapshot older than this many seconds is not used (0: fetch now). CACHE_TTL when absent. */
   readonly maxAgeSeconds?: number;
   /**
-   * `headers`: the caller's credentials, sent to the asked URL's origin only (src/fetch/guarded-fetch.ts). A read
-   * with them never comes from the cache, never joins another call's fetch, and is never cached: no other call can
-   * be served a page fetched with someone's cookie.
+   * `headers`, bound to the origin they were given for (src/fetch/credentials.ts), sent by src/fetch/guarded-fetch.ts
+   * only on that origin. A load whose URL is on that origin (carriesCredentials) never comes from the cache, never
+   * joins another call's fetch, and is never cached: no other call can be served a page fetched with someone's
+   * cookie. A load on another origin (a twin there, a crawl link) carries none, and is anyone's page.
    */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly credentials?: Credentials;
   /** Overrides USER_AGENT for this call: the crawler's own (Config.crawlerUserAgent) for `crawl` and `map`. */
   readonly userAgent?: string;
 }
@@ -51,7 +54,7 @@ export interface LoaderIO {
   readonly fetchPage?: FetchPage;
   readonly cache?: PageCache;
   readonly queue?: RequestQueue;
-  /** A fetched body as text by its charset (robots.txt, read when RESPECT_ROBOTS=always). */
+  /** A fetched body as text by its charset (robots.txt). */
   readonly decodeText: (page: FetchedPage) => Promise<string>;
   /** Shared with other replicas (REDIS_URL); each absent: this process alone decides. */
   readonly turns?: HostTurns;
@@ -60,6 +63,12 @@ export interface LoaderIO {
 }
 
 export type LoadPage = (url: string, options?: LoadOptions) => Promise<LoadedPage>;
+
+/** loadPage, and the robots.txt rules of a URL's origin from the same gate its RESPECT_ROBOTS=always check uses. */
+export interface PageLoader extends LoadPage {
+  /** RFC 9309: the origin's rules for the crawler; throws only for a refused address or `signal`. */
+  robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
+}
 
 /** One network fetch and the callers waiting on it (loadPage). */
 interface SharedFetch {
@@ -88,7 +97,7 @@ export function isBotChallenge(status: number, headers: Readonly<Record<string, 
   return (status === 403 || status === 503) && /challenge|captcha/i.test(headers['server-timing'] ?? '');
 }
 
-export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
+export function createPageLoader(config: Config, io: LoaderIO): PageLoader {
   const fetchPage = io.fetchPage ?? createFetcher(config);
   const cache = io.cache ?? createPageCache({ ttlSeconds: config.cacheTtlSeconds, maxBytes: CACHE_MAX_BYTES });
   const queue =
@@ -101,20 +110,21 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     });
   // Requests for the same URL that overlap share one network request (see joinSharedFetch).
   const inFlight = new Map<string, SharedFetch>();
-  // RESPECT_ROBOTS=always: robots.txt is read through this same loadPage (guard, cache, queue) before any other URL.
-  const robots =
-    config.respectRobots === 'always'
-      ? createRobotsGate(
-          async (robotsUrl, signal) => {
-            const { page } = await loadPage(robotsUrl, { signal });
-            return io.decodeText(page);
-          },
-          config.cacheTtlSeconds * 1000,
-          Date.now,
-          productTokenOf(config.crawlerUserAgent),
-          io.robotsStore,
-        )
-      : undefined;
+  // The one robots.txt gate (fetch/robots-gate.ts): checked before every URL under RESPECT_ROBOTS=always, and the
+  // rules crawl and map obey (robotsRules). robots.txt is read through this same loadPage (guard, cache, queue), as
+  // the crawler by its own name (site-files.ts) and with nobody's credentials: its answer is shared by every caller.
+  const robots = createRobotsGate(
+    async (robotsUrl) => {
+      const { page } = await loadPage(robotsUrl, { userAgent: config.crawlerUserAgent });
+      const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
+      return kind === 'binary' || kind === 'pdf' ? '' : io.decodeText(page); // no text: no rules
+    },
+    config.cacheTtlSeconds * 1000,
+    Date.now,
+    productTokenOf(config.crawlerUserAgent),
+    io.robotsStore,
+  );
+  const checkRobots = config.respectRobots === 'always' ? robots.check : undefined;
 
   // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
   // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
@@ -148,9 +158,9 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
   // A fetch shared by concurrent calls runs, and logs, in the context of the call that started it (src/log.ts):
   // the calls that join it get the page, not its log lines.
   async function loadPage(url: string, options: LoadOptions = {}): Promise<LoadedPage> {
-    const key = cacheKey(parseUrlArgument(url).href);
-    await robots?.check(key, options.signal);
-    if (options.headers) {
+    const key = snapshotKey(parseUrlArgument(url).href);
+    await checkRobots?.(key, options.signal);
+    if (carriesCredentials(options.credentials, key)) {
       options.signal?.throwIfAborted();
       return { page: await fetchWithFallback(key, options), fromCache: false };
     }
@@ -159,7 +169,8 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     options.signal?.throwIfAborted();
     let shared = inFlight.get(key);
     if (!shared) {
-      // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together.
+      // The first caller's deadline applies to the shared fetch; its cancellation is the callers' together. It is
+      // anyone's page: credentials for another origin are never sent on a chain that starts here (guarded-fetch.ts).
       const controller = new AbortController();
       const page = fetchAndCache(key, { ...options, signal: controller.signal }, cached).finally(() => {
         if (inFlight.get(key) === entry) inFlight.delete(key);
@@ -225,5 +236,5 @@ export function createPageLoader(config: Config, io: LoaderIO): LoadPage {
     });
   }
 
-  return loadPage;
+  return Object.assign(loadPage, { robotsRules: robots.rulesFor });
 }

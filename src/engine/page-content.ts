@@ -1,13 +1,29 @@
 // What reading returns: the page's common fields, stated once, and the fields a reader of one kind decides.
 import type { ExplainEntry } from '../extract/trace.js';
 import type { SectionFound } from '../extract/extract-article.js';
-import type { LinkTargets } from '../extract/link-set.js';
+import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
+import type { ScrapedHtml } from '../extract/scrape.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';
 import type { RenderOptions, RenderSkipped } from './render-step.js';
 
+/**
+ * What the caller reads of an HTML page: its main content (`article`, the default), its links with their text
+ * (`links`), or web_scraper's document (`scrape`). Other kinds are read the same whatever is wanted; a feed gives its
+ * entry links when links are wanted.
+ */
+export type Wanted = 'article' | 'links' | 'scrape';
+
 export interface ReadOptions extends RenderOptions {
+  readonly want?: Wanted;
+  /**
+   * The body as the server sent it is what the caller reads (fetch `raw`, web raw mode): no Markdown twin is
+   * requested, since it would not be read.
+   */
+  readonly raw?: boolean;
+  /** With the article: also every visible link with its text (`linkList`), from the same crossing (read_url). */
+  readonly withLinkList?: boolean;
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */
   readonly withLinks?: boolean;
   /**
@@ -32,6 +48,8 @@ export interface PageSource {
   readonly finalUrl: string;
   readonly httpStatus: number;
   readonly mediaType: string;
+  /** The Content-Type header as the server sent it, parameters included; absent when it sent none. */
+  readonly contentType?: string;
   readonly kind: ContentKind;
   readonly fromCache: boolean;
   /** Read from a browser's DOM after the page's scripts ran (render-step.ts), not from the bytes the server sent. */
@@ -64,8 +82,15 @@ export interface KindFields {
   readonly scriptBuilt?: boolean;
   /** HTML the static read could not read and that was not rendered: why. */
   readonly renderSkipped?: RenderSkipped;
-  /** With `withLinks`, for HTML whose content was extracted: where its visible links lead, and rel=canonical. */
+  /** With `withLinks`, for HTML: where its visible links lead, and rel=canonical. */
   readonly links?: LinkTargets;
+  /**
+   * With `want: 'links'` or `withLinkList`: every visible link of an HTML page with its text, in document order, or
+   * a feed's entry links; absent for kinds that have no links.
+   */
+  readonly linkList?: ExtractedLinks;
+  /** With `want: 'scrape'`, for HTML: web_scraper's document (text with [n] markers, references, outline). */
+  readonly scraped?: ScrapedHtml;
   /**
    * With `explain`, for HTML: each block extraction removed and why, the chosen block and its runners-up, the retry
    * and fallback passes (src/extract/trace.ts); a note instead when a Markdown twin was read or extraction failed.

@@ -58,7 +58,7 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
       case 'binary':
         return readBinaryPage(page);
       default:
-        return readTextPage(page, kind, extractor);
+        return readTextPage(page, kind, extractor, options);
     }
   }
 
@@ -69,6 +69,7 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
       finalUrl: page.finalUrl,
       httpStatus: page.status,
       mediaType: page.mediaType,
+      ...(page.headers['content-type'] !== undefined && { contentType: page.headers['content-type'] }),
       kind,
       fromCache,
       rendered: loaded.rendered ?? false,

@@ -4,15 +4,23 @@
 import type { FetchedPage } from '../fetch/types.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Extractor } from '../workers/extractor.js';
-import type { KindFields } from './page-content.js';
+import type { KindFields, ReadOptions } from './page-content.js';
 
-export async function readTextPage(page: FetchedPage, kind: ContentKind, extractor: Extractor): Promise<KindFields> {
+export async function readTextPage(
+  page: FetchedPage,
+  kind: ContentKind,
+  extractor: Extractor,
+  options: ReadOptions = {},
+): Promise<KindFields> {
   const body = await extractor.readText({
     bytes: page.body,
     contentType: page.headers['content-type'],
     kind,
     mediaType: page.mediaType,
     finalUrl: page.finalUrl,
+    linkList: options.want === 'links' || options.withLinkList,
   });
-  return { title: body.title, raw: body.raw, content: body.content ?? body.raw, outcome: body.empty ? 'empty' : 'ok' };
+  const outcome = body.empty ? 'empty' : 'ok';
+  const links = body.linkList ? { linkList: body.linkList } : {};
+  return { title: body.title, raw: body.raw, content: body.content ?? body.raw, outcome, ...links };
 }

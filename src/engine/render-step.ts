@@ -4,9 +4,10 @@
 import { createBrowserRenderer } from '../browser/index.js';
 import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
+import { carriesCredentials } from '../fetch/credentials.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { shouldRender, type Outcome, type RenderPolicy } from '../outcome.js';
-import type { PageCache } from '../fetch/page-cache.js';
+import { snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { isFresh, type LoadedPage, type LoadOptions } from './load-page.js';
 
 export interface RenderedHtml {
@@ -52,13 +53,13 @@ export function renderedSnapshot(url: string, rendered: RenderedHtml): LoadedPag
 /**
  * Rendered snapshots kept in the page cache like fetched ones, for CACHE_TTL and within a call's `max_age`: a
  * continuation (`start_index`) reads the same DOM, and a second read of a JavaScript page costs no second render.
- * The key keeps the URL's fragment (a hash route is another page) and `wait_for`. A read with headers never renders,
- * so no credentialed page is kept here.
+ * The key (fetch/page-cache.ts snapshotKey) keeps the URL's fragment and `wait_for`. A read that carries credentials
+ * never renders, so no credentialed page is kept here.
  */
 export function cachedRenderer(renderer: PageRenderer, cache: PageCache): PageRenderer {
   return {
     async render(url, options) {
-      const key = `rendered ${options.waitFor ?? ''} ${new URL(url).href}`;
+      const key = snapshotKey(url, { rendered: { waitFor: options.waitFor } });
       const hit = await cache.get(key);
       if (hit && isFresh(hit, options.maxAgeSeconds)) {
         const html = new TextDecoder().decode(hit.body);
@@ -105,8 +106,8 @@ export async function attemptRender(
   if (policy === 'never') return staticRead.outcome === 'needs_js' ? { skipped: { reason: 'off' } } : {};
   if (!shouldRender(policy, staticRead)) return {};
   // The browser would send a page's requests without the caller's headers, or, given them, to every origin: a read
-  // with credentials is not rendered.
-  if (options.headers) {
+  // that carries credentials (one on their origin, src/fetch/credentials.ts) is not rendered.
+  if (carriesCredentials(options.credentials, url)) {
     if (policy === 'always') {
       throw new InvalidArgumentError(
         'render',

@@ -15,6 +15,8 @@ export interface ExtractedLinks {
   readonly hiddenBlocksDropped: number;
   /** The page's `<link rel="canonical">`, resolved; the crawler de-duplicates by it. */
   readonly canonicalUrl?: string;
+  /** Characters of the page's visible text (hidden blocks removed), which decide its outcome (src/outcome.ts). */
+  readonly pageTextLength?: number;
 }
 
 /** What a crawler follows from a page: where its links lead, each once, and its canonical URL. */

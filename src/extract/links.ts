@@ -4,6 +4,7 @@
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
+import { visibleTextLength } from './block-stats.js';
 import { removeHidden } from './clean-hidden.js';
 import { parsePage } from './parse-page.js';
 import { collapseWhitespace, findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
@@ -82,5 +83,7 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   const hiddenBlocksDropped = removeHidden(doc, { sheet });
   // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
   const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
-  return { links, hiddenBlocksDropped, ...(canonicalUrl ? { canonicalUrl } : {}) };
+  // The page's visible text decides its outcome (src/outcome.ts) when its links are all that is read of it.
+  const pageTextLength = visibleTextLength(doc);
+  return { links, hiddenBlocksDropped, pageTextLength, ...(canonicalUrl ? { canonicalUrl } : {}) };
 }

@@ -3,6 +3,7 @@
 // surrounding context, the h1–h6 outline and the page's metadata. Pure, so a worker thread can run it.
 // Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
 import { cleanStrings } from '../clean-text.js';
+import { visibleTextLength } from './block-stats.js';
 import { removeHidden } from './clean-hidden.js';
 import { listHeadings } from './headings.js';
 import { readCanonicalUrl, resolveHref } from './links.js';
@@ -55,7 +56,7 @@ export interface ScrapedHtml {
   readonly hiddenBlocksDropped: number;
   /** With `selector`: how many elements it matched (0: the text is empty, and the tool says so). */
   readonly selectorMatched?: number;
-  /** With `selector`: the visible text of the whole page, which decides empty and needs_js, not the selection's. */
+  /** The visible text of the whole page, which decides empty and needs_js (not the selection's, with `selector`). */
   readonly pageTextLength?: number;
 }
 
@@ -315,6 +316,8 @@ export function scrapeHtml(html: string, pageUrl: string, options: SelectOptions
   // Then the caller's selectors (src/extract/select.ts): excluded parts go before `selector` is matched, so an
   // excluded element is never selected; with `selector` the text and the outline are the matched elements only.
   const selection = applySelectors(doc, options);
+  // The whole page's visible text decides its outcome (src/outcome.ts): a page of links only is not empty.
+  const pageTextLength = selection ? selection.pageTextLength : visibleTextLength(doc);
   const outline = readOutline(selection ? selection.roots : doc);
   const scraper = new Scraper(baseUrl, pageUrl);
   if (selection) for (const root of selection.roots) scraper.select(root);
@@ -322,6 +325,7 @@ export function scrapeHtml(html: string, pageUrl: string, options: SelectOptions
   scraper.finish();
   // Clean at the source (src/clean-text.ts), so the words web_scraper chunks and counts are the words it returns.
   const text = scraper.blocks.join('\n\n');
-  const selected = !selection ? {} : { selectorMatched: selection.matched, pageTextLength: selection.pageTextLength };
-  return cleanStrings({ text, references: scraper.references, outline, metadata, hiddenBlocksDropped, ...selected });
+  const selected = !selection ? {} : { selectorMatched: selection.matched };
+  const found = { text, references: scraper.references, outline, metadata, hiddenBlocksDropped, pageTextLength };
+  return cleanStrings({ ...found, ...selected });
 }

@@ -25,6 +25,7 @@ import type { Config } from '../config.js';
 import { FetchError, HttpStatusError, TimeoutError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import { checkUrl, privateAddressError, type CheckedUrl } from './check-url.js';
+import { credentialHeadersFor } from './credentials.js';
 import {
   abortableConnector,
   AddressRefusedError,
@@ -258,15 +259,16 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       'accept-language': ACCEPT_LANGUAGE,
     };
     let checked = checkUrl(url, allow);
-    // The caller's headers go to the origin asked for, and stop for good at the first hop to another origin.
-    const origin = checked.url.origin;
-    let credentials = options.headers;
+    // The one place credentials are sent: a hop carries them only when it is on their own origin (credentials.ts),
+    // and a chain that has left that origin — or started on another — never carries them again, even back on it.
+    let credentials = options.credentials;
     let redirects = 0;
     let hasRetried = false;
     for (;;) {
       const shownUrl = redirects === 0 ? url : checked.url.href;
-      if (checked.url.origin !== origin) credentials = undefined;
-      const response = await send(checked, shownUrl, credentials ? { ...headers, ...credentials } : headers, network);
+      const carried = credentialHeadersFor(credentials, checked.url);
+      if (!carried) credentials = undefined;
+      const response = await send(checked, shownUrl, carried ? { ...headers, ...carried } : headers, network);
       const status = response.statusCode;
       const location = flattenHeaders(response.headers).location;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cacheKey, createPageCache } from './page-cache.js';
+import { createPageCache, snapshotKey } from './page-cache.js';
 import type { FetchedPage } from './types.js';
 
 function page(url: string, size: number): FetchedPage {
@@ -47,8 +47,17 @@ describe('createPageCache', () => {
   });
 });
 
-describe('cacheKey', () => {
-  it('ignores the fragment, which the server never sees', () => {
-    expect(cacheKey('https://x.test/a?b=1#frag')).toBe('https://x.test/a?b=1');
+describe('snapshotKey', () => {
+  it('a fetched page: the fragment is dropped, which the server never sees', () => {
+    expect(snapshotKey('https://x.test/a?b=1#frag')).toBe('https://x.test/a?b=1');
+    expect(snapshotKey('https://x.test/a#one')).toBe(snapshotKey('https://x.test/a#two'));
+  });
+
+  it('a rendered page: the fragment (a hash route) and wait_for are part of the key, apart from the fetched one', () => {
+    const rendered = (url: string, waitFor?: string) => snapshotKey(url, { rendered: { waitFor } });
+    expect(rendered('https://x.test/app#/settings')).toBe('rendered  https://x.test/app#/settings');
+    expect(rendered('https://x.test/app#/a')).not.toBe(rendered('https://x.test/app#/b'));
+    expect(rendered('https://x.test/app', '#main')).toBe('rendered #main https://x.test/app');
+    expect(rendered('https://x.test/app')).not.toBe(snapshotKey('https://x.test/app'));
   });
 });

@@ -76,9 +76,21 @@ export function createPageCache(options: {
   };
 }
 
-/** The cache key: the URL without its fragment, which never reaches the server. */
-export function cacheKey(url: string): string {
+export interface SnapshotKeyOptions {
+  /** A browser's DOM after the page's scripts ran (engine/render-step.ts), read once `waitFor` matched. */
+  readonly rendered?: { readonly waitFor?: string };
+}
+
+/**
+ * The one page-cache key, for fetched and rendered snapshots alike. The fragment: a fetched page drops it, since it
+ * never reaches the server (RFC 9110 §4.2.4) and `/a#x` and `/a#y` are one response; a rendered page keeps it,
+ * since scripts read it and a hash route (`/app#/settings`) is another page. A rendered key also holds `wait_for`,
+ * which decides when the DOM was read. The strings are those the Redis page cache has always stored under
+ * (src/shared-state/redis-page-cache.ts prefixes them), so replicas of different versions still share pages.
+ */
+export function snapshotKey(url: string, options: SnapshotKeyOptions = {}): string {
   const parsed = new URL(url);
+  if (options.rendered) return `rendered ${options.rendered.waitFor ?? ''} ${parsed.href}`;
   parsed.hash = '';
   return parsed.href;
 }

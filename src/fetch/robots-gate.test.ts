@@ -64,4 +64,23 @@ describe('createRobotsGate', () => {
     await expect(gate.check('https://example.com/a')).rejects.toThrow('refused');
     expect(calls).toBe(2);
   });
+
+  it('callers asking at once share one read, and one caller hanging up leaves the others their answer', async () => {
+    let reads = 0;
+    let answer: (text: string) => void = () => {};
+    const gate = createRobotsGate(() => {
+      reads++;
+      return new Promise<string>((resolve) => (answer = resolve));
+    }, 60_000);
+    const gone = new AbortController();
+    const first = gate.rulesFor('https://example.com/a', gone.signal);
+    const second = gate.rulesFor('https://example.com/b');
+    const check = gate.check('https://example.com/private/x');
+    gone.abort(new Error('hung up'));
+    await expect(first).rejects.toThrow('hung up');
+    answer(DENY_PRIVATE);
+    expect((await second).isAllowed('https://example.com/private/x')).toBe(false);
+    await expect(check).rejects.toMatchObject({ code: 'ROBOTS_DENIED' });
+    expect(reads).toBe(1);
+  });
 });

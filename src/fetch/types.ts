@@ -1,4 +1,5 @@
 // What the network edge hands the rest of the product. Pure code downstream never sees a socket.
+import type { Credentials } from './credentials.js';
 
 export interface FetchedPage {
   /** The URL the caller asked for. */
@@ -25,10 +26,10 @@ export interface FetchOptions {
   /** Overrides USER_AGENT (the honest retry after a bot wall). */
   readonly userAgent?: string;
   /**
-   * The caller's own headers (credentials: a cookie, an authorization): sent to the origin of the URL asked for
-   * only, and to no hop after a redirect leaves that origin. Checked by the tools (src/tools/headers-argument.ts).
+   * The caller's credentials (a cookie, an authorization), bound to their origin (credentials.ts): a hop carries
+   * them only while the chain has stayed on that origin; a chain that leaves it, or starts elsewhere, never does.
    */
-  readonly headers?: Readonly<Record<string, string>>;
+  readonly credentials?: Credentials;
 }
 
 export type FetchPage = (url: string, options?: FetchOptions) => Promise<FetchedPage>;

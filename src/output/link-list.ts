@@ -1,7 +1,9 @@
 // Whole-line limits for link lists (seed web-tool.md "Length Limiting": in links mode "complete lines are added
 // until adding another full line would exceed the specified limit"), with SPEC "Continuation": a cut list names the
 // start_index that continues it, and the server-wide token cap applies when no smaller limit was given.
-import type { RankedLink } from '../extract/link-set.js';
+import type { PageContent } from '../engine/page-content.js';
+import { isSameSite, rankLinks, type RankedLink } from '../extract/link-set.js';
+import { ageSeconds } from './page-text.js';
 import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { truncationSentence } from './notices.js';
 
@@ -110,4 +112,24 @@ export function linkLine(link: RankedLink, titles: boolean): string {
 export function markdownLink(text: string, url: string): string {
   const label = shortenLinkPart(text || url).replace(/[[\]\\]/g, '\\$&');
   return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
+}
+
+/** A page's same-site links, ranked (frequency, then first appearance): the links tool and web's links mode. */
+export function siteLinks(page: PageContent): RankedLink[] {
+  const links = page.linkList?.links ?? [];
+  return rankLinks(links.filter((link) => isSameSite(link.url, page.finalUrl)));
+}
+
+/** The fields every link-listing result carries about the page the links were read from. */
+export function linkPageSummary(url: string, page: PageContent): Record<string, unknown> {
+  return {
+    url,
+    final_url: page.finalUrl,
+    http_status: page.httpStatus,
+    from_cache: page.fromCache,
+    age_seconds: ageSeconds(page.fetchedAt),
+    rendered: page.rendered,
+    hidden_blocks_dropped: page.hiddenBlocksDropped,
+    fetched_at: page.fetchedAt.toISOString(),
+  };
 }

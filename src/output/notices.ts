@@ -2,6 +2,7 @@
 // and name their seed (../shared/seeds/); the others are ours and may improve. Error messages live with their error
 // classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/).
 import type { RenderSkipped } from '../engine/render-step.js';
+import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
@@ -43,14 +44,66 @@ export function startIndexPastEnd(startIndex: number, length: number, what = 'th
 
 // --- links-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
-/** links-tool.md: a page with no links. */
-export function noLinksRead(url: string): string {
-  return `No links read on ${url} - it may require JavaScript or authentication.`;
+/**
+ * links-tool.md: a page with no links — the seed's sentence for a page with nothing to read (empty, needs_js);
+ * ours, with `reason` (noLinksReason), for one that was read and simply has none.
+ */
+export function noLinksRead(url: string, reason?: string): string {
+  return reason
+    ? `No links read on ${url}: ${reason}.`
+    : `No links read on ${url} - it may require JavaScript or authentication.`;
 }
 
-/** web-tool.md: links mode on a page with no links. */
-export function noLinksFound(url: string): string {
-  return `No links found on ${url} - it may require JavaScript or authentication.`;
+/** web-tool.md: links mode on a page with no links (`reason` as for noLinksRead). */
+export function noLinksFound(url: string, reason?: string): string {
+  return reason
+    ? `No links found on ${url}: ${reason}.`
+    : `No links found on ${url} - it may require JavaScript or authentication.`;
+}
+
+const KIND_NAMES: Partial<Record<ContentKind, string>> = {
+  json: 'JSON',
+  xml: 'XML',
+  markdown: 'Markdown',
+  text: 'plain text',
+  pdf: 'a PDF document',
+};
+
+/**
+ * Ours: why a page that was read has no links to list, by its kind; undefined for a page with nothing to read
+ * (empty, needs_js), where the seed's sentence stands. `sameSite`: the list is of the page's own site's links.
+ */
+export function noLinksReason(
+  page: { readonly kind: ContentKind; readonly mediaType: string; readonly outcome: Outcome },
+  sameSite = false,
+): string | undefined {
+  if (page.outcome === 'empty' || page.outcome === 'needs_js') return undefined;
+  const type = page.mediaType || 'no content type';
+  switch (page.kind) {
+    case 'html':
+      return sameSite
+        ? 'the page was read, and none of its links leads to another page of its site'
+        : 'the page was read, and it has no links';
+    case 'feed':
+      return 'the feed was read, and none of its entries has a link';
+    case 'binary':
+      return `it is binary content (${type}), not a page with links`;
+    default:
+      return `it is ${KIND_NAMES[page.kind] ?? page.kind} (${type}), which has no links to list`;
+  }
+}
+
+/** Ours (links, extract_links): the token cap cut the list. */
+export function linksCappedNotice(shown: number): string {
+  return `<error>Only ${shown} links fit within MAX_OUTPUT_TOKENS; ask for fewer with max_links.</error>`;
+}
+
+/** Ours (extract_links): the token cap cut the grouped list. */
+export const LINK_LIST_CAPPED_NOTICE = '<error>The list was cut to stay within MAX_OUTPUT_TOKENS.</error>';
+
+/** links-tool.md: the heading above the list. */
+export function linksHeading(shown: number, total: number, url: string): string {
+  return `${shown} of ${total} links found on ${url}`;
 }
 
 /** web-tool.md: links mode's heading. */
@@ -63,9 +116,9 @@ export function filteredLinksHeading(url: string, filter: string, counts: readon
   return `Links found on ${url} (filter: ${filter}): ${counts.join(', ')}`;
 }
 
-/** Ours (extract_links): no link passed the filter (`which` is 'internal ', 'external ' or ''). */
-export function noFilteredLinks(which: string, url: string): string {
-  return `No ${which}links found on ${url}.`;
+/** Ours (extract_links): no link passed the filter (`which` is 'internal ', 'external ' or ''), and why. */
+export function noFilteredLinks(which: string, url: string, reason?: string): string {
+  return reason ? `No ${which}links found on ${url}: ${reason}.` : `No ${which}links found on ${url}.`;
 }
 
 // --- web-scraper-plan.md (milestone 4) -------------------------------------------------------------------------------
@@ -77,6 +130,13 @@ export const scraperSentences = {
   connectionError: (url: string, reason: string) => `Connection error for ${url}: ${reason}`,
   tooLarge: (reason: string) => `Content too large: ${reason}`,
   nonHtml: (contentType: string) => `Non-HTML content type: ${contentType || 'none'}`,
+} as const;
+
+/** Ours: what web_scraper's JSON gave up to stay within MAX_OUTPUT_TOKENS (its `notice`). */
+export const scraperCapSentences = {
+  rawHtmlLeftOut: 'raw_html was left out to stay within MAX_OUTPUT_TOKENS',
+  textCut: (kept: number, total: number) =>
+    `text was cut to ${kept} of ${total} characters to stay within MAX_OUTPUT_TOKENS`,
 } as const;
 
 // --- ours: outcomes and crawl --------------------------------------------------------------------------------------

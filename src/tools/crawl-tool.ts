@@ -136,18 +136,14 @@ const outputShape = {
 export type CrawlToolResult = z.infer<z.ZodObject<typeof outputShape>>;
 
 /** The crawler's I/O, bound to the engine: the same fetch, extraction, link extraction, cache and queue as every tool. */
-export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUrl?: string): CrawlIO {
-  // `headers` go to the start URL's origin only: a crawl's other hosts (allowed_domains) never see them.
-  const { headers, ...reading } = options;
-  const origin = startUrl === undefined ? undefined : new URL(startUrl).origin;
+export function engineCrawlIO(engine: Engine, options: ReadOptions = {}): CrawlIO {
   return {
     // Each page by the same render rule as fetch (src/engine/render-step.ts): a script-built page is read, and its
-    // links followed, from its rendered DOM.
+    // links followed, from its rendered DOM. `credentials` are bound to the start URL's origin (request-arguments.ts):
+    // the crawl's other hosts (allowed_domains) never see them (src/fetch/guarded-fetch.ts).
     async readPage(url, signal) {
-      const credentials = headers && new URL(url).origin === origin ? { headers } : {};
       const page = await engine.readPage(url, {
-        ...reading,
-        ...credentials,
+        ...options,
         signal,
         withLinks: true,
         userAgent: engine.config.crawlerUserAgent, // by its own name (site-files.ts), rendered or not
@@ -165,10 +161,16 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}, startUr
           : {}),
       };
     },
-    async extractLinks(html, baseUrl) {
-      const found = await engine.extractLinks(html, baseUrl);
-      const urls = [...new Set(found.links.map((link) => link.url))];
-      return { urls, ...(found.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
+    // Only for a page whose reading gave no links (its extraction did not finish): its links alone, from the
+    // snapshot just read (the page cache), through the same reading path.
+    async extractLinks(_html, baseUrl) {
+      const { credentials, maxAgeSeconds } = options;
+      const userAgent = engine.config.crawlerUserAgent;
+      const reading = { credentials, maxAgeSeconds, want: 'links', render: 'never', userAgent } as const;
+      const page = await engine.readPage(baseUrl, reading);
+      const found = page.linkList;
+      const urls = [...new Set((found?.links ?? []).map((link) => link.url))];
+      return { urls, ...(found?.canonicalUrl ? { canonicalUrl: found.canonicalUrl } : {}) };
     },
     // RFC 9309 §2.3.1: robots.txt through the same guard, cache and queue as every page; sitemaps gzipped or not.
     loadRobots: (url, signal) => loadRobots(engine, url, signal),
@@ -219,8 +221,12 @@ export async function runCrawl(engine: Engine, args: CrawlArguments, options: Ru
   };
   // render, wait_for, max_age and headers apply to this call, like max_seconds; a continuation is given them anew
   // (a resume state never keeps a caller's credentials).
-  const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-  const ioFor = (startUrl: string) => options.io ?? engineCrawlIO(engine, reading, startUrl);
+  const reading = (startUrl: string) => ({
+    ...renderOptions(args),
+    ...requestOptions(args, startUrl),
+    ...selectOptions(args),
+  });
+  const ioFor = (startUrl: string) => options.io ?? engineCrawlIO(engine, reading(startUrl));
   let result: CrawlResult;
   const notes: string[] = [];
   // The crawler loads with the first crawl, not with the server (start-up: npm run bench:start).

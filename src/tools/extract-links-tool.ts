@@ -3,13 +3,11 @@
 import { z } from 'zod';
 import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/link-set.js';
 import { limitLines, markdownLink } from '../output/link-list.js';
-import { filteredLinksHeading, noFilteredLinks } from '../output/notices.js';
+import { filteredLinksHeading, LINK_LIST_CAPPED_NOTICE, noFilteredLinks, noLinksReason } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
 import { urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { documentLinks, hasLinks, loadDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
-import { detectEmptyOutcome, type Outcome } from '../outcome.js';
 
 const FILTERS = ['all', 'internal', 'external'] as const;
 
@@ -37,11 +35,9 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Extract the links of a web page' },
   async run(args, { engine, signal }) {
-    const document = await loadDocument(engine, args.url, { signal, ...requestOptions(args) });
-    const { page, fromCache } = document;
-    const found = await documentLinks(engine, document);
+    const page = await engine.readPage(args.url, { signal, want: 'links', ...requestOptions(args) });
     // mailto:, tel: and other schemes are not pages an agent can read next.
-    const all = uniqueLinks(found.links.filter((link) => isWebUrl(link.url)));
+    const all = uniqueLinks((page.linkList?.links ?? []).filter((link) => isWebUrl(link.url)));
     const internal = all.filter((link) => isSameSite(link.url, page.finalUrl));
     const external = all.filter((link) => !isSameSite(link.url, page.finalUrl));
     const wanted = {
@@ -51,24 +47,21 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
     const common = {
       url: args.url,
       final_url: page.finalUrl,
-      http_status: page.status,
+      http_status: page.httpStatus,
       filter: args.filter,
-      from_cache: fromCache,
+      from_cache: page.fromCache,
       age_seconds: ageSeconds(page.fetchedAt),
-      hidden_blocks_dropped: found.hiddenBlocksDropped,
+      hidden_blocks_dropped: page.hiddenBlocksDropped,
       fetched_at: page.fetchedAt.toISOString(),
     };
     const count = wanted.internal.length + wanted.external.length;
     if (count === 0) {
       const which = args.filter === 'all' ? '' : `${args.filter} `;
-      const empty: Outcome = !hasLinks(document)
-        ? 'not_html'
-        : all.length > 0
-          ? 'ok'
-          : (detectEmptyOutcome(document.text, 0) ?? 'empty');
+      // A page whose links all fall outside the filter needs no reason; one with none at all gets its kind's.
+      const reason = all.length === 0 ? noLinksReason(page) : undefined;
       return {
-        text: noFilteredLinks(which, args.url),
-        structured: { status: empty, ...common, truncated: false, internal: [], external: [] },
+        text: noFilteredLinks(which, args.url, reason),
+        structured: { status: page.outcome, ...common, truncated: false, internal: [], external: [] },
       };
     }
     const counts = [
@@ -83,11 +76,11 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
       maxOutputTokens: engine.config.maxOutputTokens,
     });
     const capped = limited.limitedBy === 'max_output_tokens';
-    const notice = capped ? '\n\n<error>The list was cut to stay within MAX_OUTPUT_TOKENS.</error>' : '';
+    const notice = capped ? `\n\n${LINK_LIST_CAPPED_NOTICE}` : '';
     return {
       text: `${heading}\n\n${limited.lines.join('\n').trimEnd()}${notice}`,
       structured: {
-        status: 'ok',
+        status: page.outcome,
         ...common,
         truncated: capped,
         internal: wanted.internal,

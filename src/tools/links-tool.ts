@@ -1,10 +1,9 @@
 // The `links` tool of seeds/links-tool.md: the same-site links of a page, most frequent first, ties in order of
 // first appearance, with the anchor text of the first occurrence; `max_links` applied after counting.
-import { limitLines, linkLine } from '../output/link-list.js';
-import { noLinksRead } from '../output/notices.js';
+import { limitLines, linkLine, linkPageSummary, siteLinks } from '../output/link-list.js';
+import { linksCappedNotice, linksHeading, noLinksRead, noLinksReason } from '../output/notices.js';
 import { booleanArgument, integerAtLeast, urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -25,15 +24,16 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
-    const site = await readSiteLinks(engine, args.url, { signal, ...requestOptions(args) });
-    const common = siteLinksSummary(args.url, site);
-    if (site.links.length === 0) {
+    const page = await engine.readPage(args.url, { signal, want: 'links', ...requestOptions(args) });
+    const common = linkPageSummary(args.url, page);
+    const links = siteLinks(page);
+    if (links.length === 0) {
       return {
-        text: noLinksRead(args.url),
-        structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0, links: [] },
+        text: noLinksRead(args.url, noLinksReason(page, true)),
+        structured: { status: page.outcome, ...common, truncated: false, total_links: 0, links: [] },
       };
     }
-    const chosen = site.links.slice(0, args.max_links);
+    const chosen = links.slice(0, args.max_links);
     // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS) still holds for a very large max_links.
     const limited = await limitLines(
       chosen.map((link) => linkLine(link, args.titles)),
@@ -41,16 +41,14 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     );
     const shown = chosen.slice(0, limited.lines.length);
     const capped = limited.limitedBy === 'max_output_tokens';
-    const notice = capped
-      ? `\n\n<error>Only ${shown.length} links fit within MAX_OUTPUT_TOKENS; ask for fewer with max_links.</error>`
-      : '';
+    const notice = capped ? `\n\n${linksCappedNotice(shown.length)}` : '';
     return {
-      text: `${shown.length} of ${site.links.length} links found on ${args.url}\n\n${limited.lines.join('\n')}${notice}`,
+      text: `${linksHeading(shown.length, links.length, args.url)}\n\n${limited.lines.join('\n')}${notice}`,
       structured: {
-        status: 'ok',
+        status: page.outcome,
         ...common,
         truncated: capped,
-        total_links: site.links.length,
+        total_links: links.length,
         links: shown.map(({ url, text, count }) => ({ url, text, count })),
       },
     };

@@ -11,7 +11,6 @@ import { parseUrlArgument } from '../fetch/url-argument.js';
 import { limitLines } from '../output/link-list.js';
 import { mapLine, mapNotes, renderMap } from '../output/map-report.js';
 import { boundedString, integerBetween, patternList, stringList, urlArgument } from './arguments.js';
-import { documentLinks, loadDocument } from './load-document.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { loadRobots, loadSitemap } from './site-files.js';
 import type { LoadOptions } from '../engine/load-page.js';
@@ -63,19 +62,21 @@ const outputShape = {
 };
 
 /** The map's I/O, bound to the engine: the same guard, cache and queue as every tool. */
-export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAgeSeconds' | 'headers'> = {}): MapIO {
+export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAgeSeconds' | 'credentials'> = {}): MapIO {
   return {
     loadRobots: (url, signal) => loadRobots(engine, url, signal),
     loadSitemap: (url, signal) => loadSitemap(engine, url, signal),
     // The engine's per-origin llms.txt, shared with the Markdown twins of readPage: one request per CACHE_TTL.
     loadLlmsTxt: (url, signal) => engine.readLlmsTxt(url, signal),
     async loadPageLinks(url, signal) {
-      const document = await loadDocument(engine, url, {
+      const page = await engine.readPage(url, {
         ...startPage,
         signal,
+        want: 'links',
+        render: 'never',
         userAgent: engine.config.crawlerUserAgent, // map walks a site as the crawler does (site-files.ts)
       });
-      return (await documentLinks(engine, document)).links.map((link) => link.url);
+      return (page.linkList?.links ?? []).map((link) => link.url);
     },
   };
 }

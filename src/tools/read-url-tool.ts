@@ -13,7 +13,7 @@ import { requestOptions, requestShape } from './request-arguments.js';
 import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { statusLine, structuredPage } from '../output/page-text.js';
 import { countWords } from '../output/scraper-json.js';
-import { READ_ONLY_WEB, type ToolContext, type ToolDefinition } from './types.js';
+import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
   url: urlArgument('URL of the page to read (http or https)'),
@@ -36,10 +36,9 @@ function readUrlStatus(page: PageContent, truncated: boolean): string {
   return flags.length > 0 ? `${page.outcome} (${flags.join(', ')})` : page.outcome;
 }
 
-async function linksSection(page: PageContent, context: ToolContext): Promise<string> {
-  if (page.kind !== 'html' || page.raw === '') return '';
-  const { links } = await context.engine.extractLinks(page.raw, page.finalUrl);
-  const unique = uniqueLinks(links.filter((link) => isWebUrl(link.url)));
+function linksSection(page: PageContent): string {
+  if (page.kind !== 'html' || !page.linkList) return '';
+  const unique = uniqueLinks(page.linkList.links.filter((link) => isWebUrl(link.url)));
   if (unique.length === 0) return '';
   return `## Links\n\n${unique.map((link) => `- ${markdownLink(link.text, link.url)}`).join('\n')}`;
 }
@@ -57,13 +56,13 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   async run(args, context) {
     const { engine, signal } = context;
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-    const page = await engine.readPage(args.url, { signal, ...reading });
+    const page = await engine.readPage(args.url, { signal, withLinkList: args.include_links, ...reading });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
     if (page.outcome === 'empty' || page.outcome === 'needs_js') {
       const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
       return { text: rendered.text, structured: structuredPage(page, rendered) };
     }
-    const links = args.include_links ? await linksSection(page, context) : '';
+    const links = args.include_links ? linksSection(page) : '';
     const body = [page.content, links].filter((part) => part !== '').join('\n\n');
     checkStartIndex(args.start_index, body.length);
     const slice = await sliceContent(body, {

@@ -1,8 +1,10 @@
 // The arguments of every tool that reads a page about how it is requested (issue 14): `max_age`, how old a cached
-// snapshot may be, and `headers`, the caller's credentials for the page's origin (the rules for both are in
-// src/engine/load-page.ts and src/fetch/guarded-fetch.ts).
+// snapshot may be, and `headers`, the caller's credentials for the page's origin: bound here, once, to the origin
+// of the URL asked for (src/fetch/credentials.ts), and sent by src/fetch/guarded-fetch.ts to that origin only (the
+// cache rules for both are in src/engine/load-page.ts).
 import { z } from 'zod';
 import type { LoadOptions } from '../engine/load-page.js';
+import { bindCredentials } from '../fetch/credentials.js';
 
 const MAX_HEADERS = 30;
 const MAX_VALUE_LENGTH = 8192;
@@ -67,19 +69,23 @@ export const headersArgument = z
   )
   .optional()
   .describe(
-    'Request headers for the page\'s own origin, e.g. {"cookie": "session=…"} or {"authorization": "Bearer …"}: never sent after a redirect to another origin, never cached, never logged',
+    'Request headers for the page\'s own origin, e.g. {"cookie": "session=…"} or {"authorization": "Bearer …"}: sent to that origin only — never to another origin, whether a redirect, a Markdown version, a crawled link or robots.txt leads there — never cached, never logged',
   );
 
 /** `max_age` and `headers`, spread into the input schema of each tool that reads a page. */
 export const requestShape = { max_age: maxAgeArgument, headers: headersArgument };
 
-/** The request arguments as the engine's load options. */
-export function requestOptions(args: {
-  max_age?: number;
-  headers?: Record<string, string>;
-}): Pick<LoadOptions, 'maxAgeSeconds' | 'headers'> {
+/**
+ * The request arguments as the engine's load options: `headers` bound to the origin of `url` — the URL the tool was
+ * asked for (a crawl's start URL; on continue_from the crawl's own) — and to no other, whatever the read leads to.
+ */
+export function requestOptions(
+  args: { url?: string; max_age?: number; headers?: Record<string, string> },
+  url: string | undefined = args.url,
+): Pick<LoadOptions, 'maxAgeSeconds' | 'credentials'> {
+  const credentials = url === undefined ? undefined : bindCredentials(url, args.headers);
   return {
     ...(args.max_age !== undefined && { maxAgeSeconds: args.max_age }),
-    ...(args.headers !== undefined && Object.keys(args.headers).length > 0 && { headers: args.headers }),
+    ...(credentials && { credentials }),
   };
 }

@@ -4,18 +4,15 @@
 // (Config.crawlerUserAgent), and obey the robots.txt group of that name.
 import { gunzipSitemap, isGzip, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
-import { productTokenOf, readRobotsRules, type RobotsRules } from '../fetch/robots.js';
-import { loadDocument } from './load-document.js';
+import type { PageContent } from '../engine/page-content.js';
+import type { RobotsRules } from '../fetch/robots.js';
 
-/** RFC 9309 §2.3.1: the URL's origin's robots.txt rules; throws only for a refused address or cancellation. */
+/**
+ * RFC 9309 §2.3.1: the URL's origin's robots.txt rules, from the engine's one robots gate (fetched once per origin
+ * per CACHE_TTL, as the crawler, shared with RESPECT_ROBOTS=always); throws only for a refused address or cancellation.
+ */
 export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Promise<RobotsRules> {
-  const userAgent = engine.config.crawlerUserAgent;
-  return readRobotsRules(
-    url,
-    async (robotsUrl) => (await loadDocument(engine, robotsUrl, { signal, userAgent })).text,
-    signal,
-    productTokenOf(userAgent),
-  );
+  return engine.robotsRules(url, signal);
 }
 
 /**
@@ -23,9 +20,17 @@ export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Pr
  * Content-Encoding, which the fetcher undoes itself) is known by its bytes, not its name or Content-Type.
  */
 export async function loadSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
+  const file = await readFile(engine, url, signal);
+  // Read in the worker pool: the file is the site's, up to MAX_RESPONSE_SIZE (src/crawl/sitemap.ts).
+  if (file.kind !== 'binary') return engine.parseSitemap(file.raw);
+  // Gzip is binary to the reader: its bytes, from the snapshot just read (the page cache), are unpacked here.
   const { page } = await engine.loadPage(url, { signal, userAgent: engine.config.crawlerUserAgent });
-  // Unpacked off the event loop (zlib's thread pool), read in the worker pool; the protocol's encoding is UTF-8.
-  if (!isGzip(page.body)) return engine.parseSitemap(page.body, page.headers['content-type']);
-  const unpacked = await gunzipSitemap(page.body, engine.config.maxResponseBytes, url);
-  return engine.parseSitemap(unpacked, 'application/xml; charset=utf-8');
+  if (!isGzip(page.body)) return { urls: [], sitemaps: [] };
+  // Unpacked off the event loop (zlib's thread pool); a bomb is RESPONSE_TOO_LARGE naming the sitemap.
+  return engine.parseSitemap(await gunzipSitemap(page.body, engine.config.maxResponseBytes, url));
+}
+
+/** A file for machines through the engine's one reading path, as sent: never rendered, no twin. */
+function readFile(engine: Engine, url: string, signal: AbortSignal): Promise<PageContent> {
+  return engine.readPage(url, { signal, userAgent: engine.config.crawlerUserAgent, raw: true, render: 'never' });
 }

@@ -7,24 +7,25 @@
 // JSON; ToolOutput.structured.status carries the same outcome for the front doors, and ToolOutput.data carries the
 // seed-shaped JSON that MCP sends as structuredContent (declared by outputShape → outputSchema).
 import { z } from 'zod';
-import { cleanText } from '../clean-text.js';
 import { quoteInput } from '../quote.js';
-import type { Engine } from '../engine/engine.js';
-import type { LoadOptions } from '../engine/load-page.js';
-import { detectEmptyOutcome, looksScriptBuilt, OUTCOMES, outcomeOfRendered, type Outcome } from '../outcome.js';
+import type { PageContent } from '../engine/page-content.js';
+import { OUTCOMES } from '../outcome.js';
 import { FetchError, HttpStatusError, TimeoutError, errorMessage } from '../errors.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import { chunkText, qualityOf } from '../output/scraper-json.js';
-import { renderSkippedSentence, scraperSentences, selectorMatchedNothing } from '../output/notices.js';
+import {
+  renderSkippedSentence,
+  scraperCapSentences,
+  scraperSentences,
+  selectorMatchedNothing,
+} from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
-import type { SelectOptions } from '../extract/select.js';
 import { failureOutput } from './failure.js';
-import { loadDocument, renderDocument, type LoadedDocument } from './load-document.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 
 const inputShape = {
@@ -145,28 +146,17 @@ const EMPTY_SCRAPE: ScrapedHtml = {
   hiddenBlocksDropped: 0,
 };
 
-async function scrapeDocument(
-  engine: Engine,
-  document: LoadedDocument,
-  url: string,
-  options: LoadOptions,
-  select: SelectOptions = {},
-): Promise<{ scraped: ScrapedHtml; notice?: string; outcome?: Outcome }> {
-  if (document.kind === 'html') {
-    const scraped = await engine.scrapeHtml(document.text, document.page.finalUrl, select);
-    // As fetch says it: a script shell or an empty page is an outcome, not an empty "success". With a selector, the
-    // whole page decides that, not what the selector matched.
-    const outcome = detectEmptyOutcome(document.text, scraped.pageTextLength ?? scraped.text.length);
-    return { scraped, outcome: outcome && outcomeOfRendered(outcome, document.rendered ?? false) };
-  }
-  // Seed milestone 4 "graceful handling of non-HTML content": say so, and still give the readable form (JSON
-  // pretty-printed, a feed as a list, a PDF's text, a one-line description of binary content).
-  const contentType = document.page.headers['content-type'] ?? document.page.mediaType;
-  const page = await engine.readPage(url, options);
+/**
+ * The page's document: web_scraper's own for HTML; for other content, seed milestone 4 "graceful handling of
+ * non-HTML content": say so, and still give the readable form (JSON pretty-printed, a feed as a list, a PDF's text,
+ * a one-line description of binary content) that the same read produced.
+ */
+function scrapedOf(page: PageContent): { scraped: ScrapedHtml; notice?: string } {
+  if (page.scraped) return { scraped: page.scraped };
+  if (page.kind === 'html') return { scraped: EMPTY_SCRAPE }; // a Markdown twin or a failed extraction: no document
   return {
     scraped: { ...EMPTY_SCRAPE, text: page.content, metadata: { ...EMPTY_SCRAPE.metadata, title: page.title ?? null } },
-    notice: scraperSentences.nonHtml(contentType),
-    outcome: 'not_html',
+    notice: scraperSentences.nonHtml(page.contentType ?? page.mediaType),
   };
 }
 
@@ -191,7 +181,7 @@ async function fitTokenCap(
   if (fitted.raw_html !== undefined) {
     const { raw_html: _html, ...rest } = fitted;
     fitted = rest;
-    notices.push('raw_html was left out to stay within MAX_OUTPUT_TOKENS');
+    notices.push(scraperCapSentences.rawHtmlLeftOut);
   }
   if (!(await fits(fitted))) {
     const overhead = await size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
@@ -201,7 +191,7 @@ async function fitTokenCap(
       .slice(0, await prefixLengthWithinTokens(fitted.text, budget))
       .replace(/\S*$/, '')
       .trimEnd();
-    notices.push(`text was cut to ${cut.length} of ${fitted.text.length} characters to stay within MAX_OUTPUT_TOKENS`);
+    notices.push(scraperCapSentences.textCut(cut.length, fitted.text.length));
     const ids = fitted.references.map((reference) => reference.id);
     fitted = { ...fitted, text: cut, chunks: chunkSize ? chunkText(cut, ids, chunkSize) : undefined };
     if (!fitted.chunks) delete fitted.chunks;
@@ -223,54 +213,36 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
   async run(args, { engine, signal }) {
     const timeoutMs = args.timeout === undefined ? engine.config.fetchTimeoutMs : args.timeout * 1000;
     const timeoutSeconds = Math.round(timeoutMs / 100) / 10;
-    let document: LoadedDocument;
+    const { selector, excludeSelectors } = selectOptions(args);
+    const reading = { ...renderOptions(args), ...requestOptions(args), selector, excludeSelectors };
+    let page: PageContent;
     try {
-      document = await loadDocument(engine, args.url, { signal, timeoutMs, ...requestOptions(args) });
+      // One read: the page is requested once, whatever its kind, with the caller's headers and max_age.
+      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', ...reading });
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }
-    const { selector, excludeSelectors } = selectOptions(args);
-    const select = { selector, excludeSelectors };
-    let read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs }, select);
-    let renderNotice: string | undefined;
-    if (document.kind === 'html') {
-      const staticRead = {
-        outcome: read.outcome ?? 'ok',
-        scriptBuilt: looksScriptBuilt(document.text, read.scraped.pageTextLength ?? read.scraped.text.length),
-      };
-      try {
-        const options = { signal, timeoutMs, ...renderOptions(args), ...requestOptions(args) };
-        const attempt = await renderDocument(engine, document, staticRead, options);
-        if (attempt.document !== document) {
-          document = attempt.document;
-          read = await scrapeDocument(engine, document, args.url, { signal, timeoutMs }, select);
-        }
-        renderNotice = attempt.skipped && renderSkippedSentence(attempt.skipped);
-      } catch (error) {
-        return failure(error, args.url, timeoutSeconds);
-      }
-    }
-    const { page, fromCache } = document;
-    const { scraped, outcome } = read;
+    const { scraped, notice: kindNotice } = scrapedOf(page);
+    const renderNotice = page.renderSkipped && renderSkippedSentence(page.renderSkipped);
     const unmatched = scraped.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl) : undefined;
-    const notice = [read.notice, renderNotice, unmatched].filter(Boolean).join(' ') || undefined;
+    const notice = [kindNotice, renderNotice, unmatched].filter(Boolean).join(' ') || undefined;
     const ids = scraped.references.map((reference) => reference.id);
     const full: WebScraperResult = {
       url: args.url,
       final_url: page.finalUrl,
-      status: page.status,
-      outcome: outcome ?? 'ok',
+      status: page.httpStatus,
+      outcome: page.outcome,
       fetched_at: isoSeconds(page.fetchedAt),
-      from_cache: fromCache,
+      from_cache: page.fromCache,
       age_seconds: ageSeconds(page.fetchedAt),
-      rendered: document.rendered ?? false,
+      rendered: page.rendered,
       truncated: false,
       metadata: {
         title: scraped.metadata.title,
         description: scraped.metadata.description,
         language: scraped.metadata.language,
-        content_type: page.headers['content-type'] ?? null,
-        content_length: document.text.length || page.body.byteLength,
+        content_type: page.contentType ?? null,
+        content_length: page.raw.length || page.byteLength,
         canonical_url: scraped.metadata.canonical_url,
         author: scraped.metadata.author,
         published_date: scraped.metadata.published_date,
@@ -281,9 +253,8 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       quality: await qualityOf(scraped.text, scraped.references.length),
       hidden_blocks_dropped: scraped.hiddenBlocksDropped,
       ...(args.include_chunks ? { chunks: chunkText(scraped.text, ids, args.chunk_size) } : {}),
-      // Everything else here is clean at its source (scrapeHtml, readPage); the raw body is cleaned here, before
-      // JSON.stringify would write its controls as `\u001b` escapes that no later cleaning can see.
-      ...(args.include_html && document.kind === 'html' ? { raw_html: cleanText(document.text) } : {}),
+      // Clean at its source (readPage), before JSON.stringify would write controls as `\u001b` escapes.
+      ...(args.include_html && page.kind === 'html' ? { raw_html: page.raw } : {}),
       ...(notice ? { notice } : {}),
       ...(scraped.selectorMatched !== undefined && { selector_matched: scraped.selectorMatched }),
     };

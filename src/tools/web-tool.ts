@@ -1,14 +1,13 @@
 // The `web` tool of seeds/web-tool.md: one tool, three modes. "markdown" and "raw" read like `fetch` (same heading,
 // truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
 import { z } from 'zod';
-import { limitLines, lineTruncationNotice, linkLine } from '../output/link-list.js';
-import { allLinksFound, noLinksFound, withRenderNote } from '../output/notices.js';
+import { limitLines, lineTruncationNotice, linkLine, linkPageSummary, siteLinks } from '../output/link-list.js';
+import { allLinksFound, noLinksFound, noLinksReason, withRenderNote } from '../output/notices.js';
 import { checkStartIndex } from '../output/truncate.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
-import { readSiteLinks, siteLinksSummary } from './load-document.js';
 import { renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
 
@@ -50,16 +49,18 @@ function linesBudget(maxLength: number, heading: string): number {
 }
 
 async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
-  const site = await readSiteLinks(engine, args.url, { signal, ...requestOptions(args) }, renderOptions(args));
-  const common = siteLinksSummary(args.url, site);
-  if (site.links.length === 0) {
+  const reading = { ...renderOptions(args), ...requestOptions(args) };
+  const page = await engine.readPage(args.url, { signal, want: 'links', ...reading });
+  const common = linkPageSummary(args.url, page);
+  const links = siteLinks(page);
+  if (links.length === 0) {
     return {
-      text: withRenderNote(noLinksFound(args.url), site.renderSkipped),
-      structured: { status: site.emptyOutcome, ...common, truncated: false, total_links: 0 },
+      text: withRenderNote(noLinksFound(args.url, noLinksReason(page, true)), page.renderSkipped),
+      structured: { status: page.outcome, ...common, truncated: false, total_links: 0 },
     };
   }
-  const lines = site.links.map((link) => linkLine(link, true));
-  const heading = allLinksFound(site.links.length, args.url);
+  const lines = links.map((link) => linkLine(link, true));
+  const heading = allLinksFound(links.length, args.url);
   const limited = await limitLines(lines, {
     maxLength: linesBudget(args.max_length, heading),
     startIndex: args.start_index,
@@ -72,9 +73,9 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   return {
     text: parts.join('\n\n'),
     structured: {
-      status: 'ok',
+      status: page.outcome,
       ...common,
-      total_links: site.links.length,
+      total_links: links.length,
       truncated,
       next_start_index: limited.nextIndex ?? null,
       total_length: limited.totalLength,
@@ -95,7 +96,7 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-    const options = { signal: context.signal, ...reading };
+    const options = { signal: context.signal, raw: args.mode === 'raw', ...reading };
     const page = await context.engine.readPage(args.url, options);
     const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',

@@ -4,19 +4,19 @@ import { createWorkerPool, type WorkerPool } from './pool.js';
 
 const SCRIPT = new URL('../../dist/workers/extract-worker.js', import.meta.url);
 let pool: WorkerPool | undefined;
+const page = (html: string) => ({
+  bytes: new TextEncoder().encode(html),
+  contentType: 'text/html; charset=utf-8',
+  baseUrl: 'https://x.test/',
+  article: {},
+});
 afterEach(() => pool?.close());
 
 it('runs extraction off the main thread', async () => {
   pool = createWorkerPool(SCRIPT, 1);
-  const article = await pool.run<{ markdown: string }>(
-    'article',
-    {
-      html: '<html><body><article><h1>Hi</h1><p>Some words here to read.</p></article></body></html>',
-      baseUrl: 'https://x.test/',
-    },
-    5000,
-  );
-  expect(article.markdown).toContain('Some words here to read.');
+  const html = '<html><body><article><h1>Hi</h1><p>Some words here to read.</p></article></body></html>';
+  const work = await pool.run<{ article: { content: string } }>('readHtmlWork', page(html), 5000);
+  expect(work.article.content).toContain('Some words here to read.');
 });
 
 it('stops a task over its time limit, replaces the worker and keeps serving', async () => {
@@ -25,24 +25,16 @@ it('stops a task over its time limit, replaces the worker and keeps serving', as
     name: 'ExtractionError',
     code: 'EXTRACTION_TIMEOUT',
   });
-  const article = await pool.run<{ markdown: string }>(
-    'article',
-    { html: '<p>Still here and reading.</p>', baseUrl: 'https://x.test/' },
-    5000,
-  );
-  expect(article.markdown).toContain('Still here');
+  const work = await pool.run<{ raw: string }>('readHtmlWork', page('<p>Still here and reading.</p>'), 5000);
+  expect(work.raw).toContain('Still here');
 });
 
 it('a task queued behind a stuck one still runs once the stuck one is stopped', async () => {
   pool = createWorkerPool(SCRIPT, 1);
   const stuck = pool.run('spin', {}, 300);
-  const queued = pool.run<{ markdown: string }>(
-    'article',
-    { html: '<p>Queued page text.</p>', baseUrl: 'https://x.test/' },
-    5000,
-  );
+  const queued = pool.run<{ raw: string }>('readHtmlWork', page('<p>Queued page text.</p>'), 5000);
   await expect(stuck).rejects.toMatchObject({ code: 'EXTRACTION_TIMEOUT' });
-  await expect(queued).resolves.toMatchObject({ markdown: expect.stringContaining('Queued page text.') });
+  await expect(queued).resolves.toMatchObject({ raw: expect.stringContaining('Queued page text.') });
 });
 
 it('an unknown task is an extraction error, not a crash', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makePdf } from '../../test/fixtures/content/make-pdf.mjs';
-import { feedLinks, readArticle, readHtmlBody, readPdfBody, readTextBody, readTwinBody } from './read-body.js';
+import { readHtmlBody, readHtmlWork, readPdfBody, readTextBody, readTwinBody } from './read-body.js';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const base = { contentType: 'text/plain; charset=utf-8', mediaType: 'text/plain', finalUrl: 'https://site.test/a' };
@@ -77,12 +77,15 @@ describe('readTwinBody', () => {
   });
 });
 
-describe('readArticle', () => {
+const articleOf = (html: string) =>
+  readHtmlWork({ bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/', article: {} }).article!;
+
+describe('readHtmlWork', () => {
   const words = 'The article has enough ordinary words in it to count as something a reader wants. '.repeat(5);
 
   it('returns the main content under its title heading, clean', () => {
     const html = `<html><head><title>Title\u200b</title></head><body><article><p>${words}\u202e</p></article></body></html>`;
-    const article = readArticle({ bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' });
+    const article = articleOf(html);
     expect(article.title).toBe('Title');
     expect(article.content).toMatch(/^# Title\n\nThe article has enough/);
     expect(article.content).not.toMatch(/[\u200b\u202e]/);
@@ -91,21 +94,37 @@ describe('readArticle', () => {
 
   it('says needs_js for an app shell, with no content', () => {
     const html = '<html><head><title>App</title></head><body><div id="root"></div><script>1</script></body></html>';
-    const article = readArticle({ bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' });
+    const article = articleOf(html);
     expect(article.emptyOutcome).toBe('needs_js');
     expect(article.content).toBeUndefined();
   });
+
+  it('a page of links only is ok to its links, from the visible text of the whole page, in one call', () => {
+    const menu = Array.from({ length: 12 }, (_, i) => `<li><a href="/p${i}">Section ${i}</a></li>`).join('');
+    const html = `<html><body><nav><ul>${menu}</ul></nav></body></html>`;
+    const input = { bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' };
+    const links = readHtmlWork({ ...input, linkList: true });
+    expect(links.emptyOutcome).toBeUndefined();
+    expect(links.linkList?.links).toHaveLength(12);
+    const scraped = readHtmlWork({ ...input, scrape: {} });
+    expect(scraped.emptyOutcome).toBeUndefined();
+  });
 });
 
-describe('feedLinks', () => {
+describe('readTextBody with linkList', () => {
   it("lists a feed's entry links with their titles, skipping an entry without a link", () => {
     const xml =
       '<rss version="2.0"><channel><title>News</title><item><title>One</title><link>/1</link></item>' +
       '<item><title>No link</title></item></channel></rss>';
-    expect(feedLinks({ xml, baseUrl: 'https://site.test/feed' })).toEqual({
-      links: [{ url: 'https://site.test/1', text: 'One' }],
-      hiddenBlocksDropped: 0,
+    const feed = readTextBody({
+      bytes: bytes(xml),
+      contentType: 'application/rss+xml',
+      kind: 'feed',
+      mediaType: 'application/rss+xml',
+      finalUrl: 'https://site.test/feed',
+      linkList: true,
     });
+    expect(feed.linkList).toEqual({ links: [{ url: 'https://site.test/1', text: 'One' }], hiddenBlocksDropped: 0 });
   });
 });
 

@@ -3,8 +3,8 @@
 // pretty-printing JSON and output hygiene (src/clean-text.ts) held the main thread for 200–700 ms, and /healthz and
 // every other call waited (issue 10). Every text returned here is already clean: the engine does not clean it again.
 import { cleanStrings, cleanText } from '../clean-text.js';
-import { detectEmptyOutcome, looksScriptBuilt } from '../outcome.js';
-import { feedEntries, parseFeed, renderFeed } from '../formats/feed.js';
+import { looksScriptBuilt, outcomeOfHtml } from '../outcome.js';
+import { parseFeed, renderFeed } from '../formats/feed.js';
 import { htmlTitle } from '../formats/html-title.js';
 import { readPdfText, renderPdf, type RenderedPdf } from '../formats/pdf.js';
 import { findMarkdownTwin, markdownTwinNotice, type MarkdownSource } from '../formats/markdown-twin.js';
@@ -12,6 +12,8 @@ import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
 import { extractArticle, type SectionFound } from '../extract/extract-article.js';
 import type { SelectOptions } from '../extract/select.js';
+import { extractLinks } from '../extract/links.js';
+import { scrapeHtml, type ScrapedHtml } from '../extract/scrape.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
@@ -27,6 +29,8 @@ export interface TextBodyInput {
   readonly kind: ContentKind;
   readonly mediaType: string;
   readonly finalUrl: string;
+  /** Also a feed's entry links, for the tools that list links (SPEC "Content", feeds). */
+  readonly linkList?: boolean;
 }
 
 export interface TextBody {
@@ -38,6 +42,14 @@ export interface TextBody {
   readonly title?: string;
   /** The body is nothing but whitespace. */
   readonly empty: boolean;
+  /** With `linkList`, for a feed: its entry links (an entry without a link is skipped). */
+  readonly linkList?: ExtractedLinks;
+}
+
+/** A feed's entry links, as the link tools list them. */
+function feedLinks(entries: readonly { readonly link: string; readonly title: string }[]): ExtractedLinks {
+  const links = entries.filter((entry) => entry.link !== '').map((entry) => ({ url: entry.link, text: entry.title }));
+  return { links: cleanStrings(links), hiddenBlocksDropped: 0 };
 }
 
 /** A body that is text but not HTML: a feed as Markdown, JSON pretty-printed, Markdown and text as they are. */
@@ -57,6 +69,7 @@ export function readTextBody(input: TextBodyInput): TextBody {
     ...(content === raw ? {} : { content }),
     ...(feed?.title ? { title: cleanText(feed.title) } : {}),
     empty: text.trim() === '',
+    ...(input.linkList && feed && { linkList: feedLinks(feed.entries) }),
   };
 }
 
@@ -76,14 +89,16 @@ export interface HtmlBody {
 }
 
 /**
- * An HTML body decoded and clean, with its title and its Markdown twin. Extraction (readArticle) decodes the bytes
- * again in its own task rather than receive the HTML from here: the main thread then passes bytes, never the HTML
- * string back and forth, and a page whose extraction is stopped still has its raw text for the fallback.
+ * An HTML body decoded and clean, with its title and its Markdown twin: what a read whose work (readHtmlWork) was
+ * stopped by the time limit still has, for the seed's raw fallback.
  */
 export function readHtmlBody(input: HtmlBodyInput): HtmlBody {
-  const { text: html } = decodeBody(input.bytes, input.contentType);
+  return htmlBodyOf(decodeBody(input.bytes, input.contentType).text, input.finalUrl);
+}
+
+function htmlBodyOf(html: string, finalUrl: string): HtmlBody {
   const title = htmlTitle(html);
-  const twinUrl = findMarkdownTwin(html, input.finalUrl);
+  const twinUrl = findMarkdownTwin(html, finalUrl);
   return {
     raw: cleanText(html),
     ...(title === undefined ? {} : { title: cleanText(title) }),
@@ -107,10 +122,9 @@ export function readTwinBody(input: TwinBodyInput): string | undefined {
   return disarmMarkdownLinks(cleanText(`${markdownTwinNotice(input.twinUrl, input.source)}\n\n${markdown}`));
 }
 
-export interface ArticleInput {
-  readonly bytes: Uint8Array;
-  readonly contentType: string | undefined;
-  readonly baseUrl: string;
+/** What main-content extraction is asked for besides the content. */
+export interface ArticleOptions {
+  /** Where the page's links lead, from the same parse (the crawler). */
   readonly withLinks?: boolean;
   /** Also return extraction's trace (`--explain`, src/extract/trace.ts). */
   readonly explain?: boolean;
@@ -139,25 +153,25 @@ export interface ArticleContent {
   readonly section?: SectionFound;
 }
 
-/** Main-content extraction and what follows from it: the outcome, the title heading, output hygiene. */
-export function readArticle(input: ArticleInput): ArticleContent {
-  const { text: html } = decodeBody(input.bytes, input.contentType);
+/** Main-content extraction of decoded HTML and what follows from it: the outcome, the title heading, hygiene. */
+function articleOf(html: string, baseUrl: string, options: ArticleOptions): ArticleContent {
   const article = extractArticle(html, {
-    baseUrl: input.baseUrl,
-    withLinks: input.withLinks,
-    explain: input.explain,
-    ...(input.select && { select: input.select }),
-    ...(input.section !== undefined && { section: input.section }),
+    baseUrl,
+    withLinks: options.withLinks,
+    explain: options.explain,
+    ...(options.select && { select: options.select }),
+    ...(options.section !== undefined && { section: options.section }),
   });
   const title = article.title === undefined ? {} : { title: cleanText(article.title) };
   const explain = article.explain ? { explain: article.explain } : {};
   // With a selector or a section, the page as a whole decides whether it is empty or a script shell: a selection
   // that is short, or matched nothing, says nothing about the page.
   const readable = article.pageTextLength ?? article.textLength;
-  const emptyOutcome = detectEmptyOutcome(html, readable);
+  const emptyOutcome = outcomeOfHtml(html, readable);
   const scriptBuilt = looksScriptBuilt(html, readable);
   const hiddenBlocksDropped = article.hiddenBlocksDropped;
-  if (emptyOutcome) return { ...title, emptyOutcome, scriptBuilt, hiddenBlocksDropped, ...explain };
+  const links = article.links ? { links: article.links } : {};
+  if (emptyOutcome) return { ...title, emptyOutcome, scriptBuilt, hiddenBlocksDropped, ...links, ...explain };
   const selected = {
     ...(article.selectorMatched !== undefined && { selectorMatched: article.selectorMatched }),
     ...(article.section && { section: cleanStrings(article.section) }),
@@ -170,28 +184,80 @@ export function readArticle(input: ArticleInput): ArticleContent {
       ? {}
       : { content: cleanText(withTitleHeading(article.markdown, article.title)) }),
     hiddenBlocksDropped,
-    ...(article.links ? { links: article.links } : {}),
+    ...links,
     ...explain,
   };
 }
 
-/** A feed's entry links, for the tools that list links (SPEC "Content", feeds): an entry without a link is skipped. */
-export function feedLinks(input: { readonly xml: string; readonly baseUrl: string }): ExtractedLinks {
-  const links = feedEntries(input.xml, input.baseUrl)
-    .filter((entry) => entry.link !== '')
-    .map((entry) => ({ url: entry.link, text: entry.title }));
-  return { links, hiddenBlocksDropped: 0 };
+/** What the caller wants from an HTML page, asked of one task so that its bytes cross to the worker once. */
+export interface HtmlWorkInput {
+  readonly bytes: Uint8Array;
+  readonly contentType: string | undefined;
+  readonly baseUrl: string;
+  /** Stop after decoding when the page declares a Markdown twin: the twin is read instead of the HTML. */
+  readonly stopAtTwin?: boolean;
+  /** Main-content extraction with these options (fetch, read_url, web, crawl). */
+  readonly article?: ArticleOptions;
+  /** Every visible link with its text (links, extract_links, web links mode, read_url's links, map). */
+  readonly linkList?: boolean;
+  /** web_scraper's document, with the caller's selectors. */
+  readonly scrape?: SelectOptions;
+}
+
+export interface HtmlWork extends HtmlBody {
+  /** Stopped at a twin, with the article's `withLinks`: where the page's links lead. */
+  readonly links?: LinkTargets;
+  /** Absent when the page's twin stopped the work (`stopAtTwin`) or none was asked for. */
+  readonly article?: ArticleContent;
+  readonly linkList?: ExtractedLinks;
+  readonly scraped?: ScrapedHtml;
+  /** Nothing for a reader, or only a JavaScript app shell (src/outcome.ts outcomeOfHtml). */
+  readonly emptyOutcome?: 'empty' | 'needs_js';
+  /** Little text and heavy scripts (src/outcome.ts looksScriptBuilt): worth rendering under RENDER_JS=auto. */
+  readonly scriptBuilt: boolean;
+  readonly hiddenBlocksDropped: number;
 }
 
 /**
- * A sitemap's URLs (src/crawl/sitemap.ts), the file decoded by its charset: a site's file of up to MAX_RESPONSE_SIZE,
- * read here rather than on the event loop.
+ * An HTML page decoded once and read as the caller asked: its article, its links, web_scraper's document. The
+ * outcome is decided from the readable characters the work found: the article's main content when an article is
+ * read, else the visible text of the whole page (hidden blocks removed), which a page of links has too.
  */
-export function readSitemapBody(input: {
-  readonly bytes: Uint8Array;
-  readonly contentType: string | undefined;
-}): ParsedSitemap {
-  return parseSitemap(decodeBody(input.bytes, input.contentType).text);
+export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
+  const { text: html } = decodeBody(input.bytes, input.contentType);
+  const body = htmlBodyOf(html, input.baseUrl);
+  if (input.stopAtTwin && body.twinUrl !== undefined) {
+    // A crawl still follows the links of a page read through its twin: from this parse, not another crossing.
+    const found = input.article?.withLinks ? extractLinks(html, input.baseUrl) : undefined;
+    const urls = found && [...new Set(found.links.map((link) => link.url))];
+    const links = found && { urls: urls!, ...(found.canonicalUrl && { canonicalUrl: found.canonicalUrl }) };
+    return { ...body, ...(links && { links }), scriptBuilt: false, hiddenBlocksDropped: 0 };
+  }
+  const article = input.article && articleOf(html, input.baseUrl, input.article);
+  const linkList = input.linkList ? extractLinks(html, input.baseUrl) : undefined;
+  const scraped = input.scrape ? scrapeHtml(html, input.baseUrl, input.scrape) : undefined;
+  const work = { ...body, ...(linkList && { linkList }), ...(scraped && { scraped }) };
+  if (article) {
+    const { emptyOutcome, scriptBuilt, hiddenBlocksDropped } = article;
+    return { ...work, article, ...(emptyOutcome && { emptyOutcome }), scriptBuilt, hiddenBlocksDropped };
+  }
+  const readable = scraped?.pageTextLength ?? linkList?.pageTextLength ?? 0;
+  const emptyOutcome = outcomeOfHtml(html, readable);
+  return {
+    ...work,
+    ...(emptyOutcome && { emptyOutcome }),
+    scriptBuilt: looksScriptBuilt(html, readable),
+    hiddenBlocksDropped: scraped?.hiddenBlocksDropped ?? linkList?.hiddenBlocksDropped ?? 0,
+  };
+}
+
+/**
+ * A sitemap's URLs (src/crawl/sitemap.ts): a site's file of up to MAX_RESPONSE_SIZE, read here rather than on the event
+ * loop. Its text as read, or the bytes of a gzipped one unpacked (UTF-8, as the protocol requires).
+ */
+export function readSitemapBody(input: { readonly body: string | Uint8Array }): ParsedSitemap {
+  const { body } = input;
+  return parseSitemap(typeof body === 'string' ? body : decodeBody(body, 'application/xml; charset=utf-8').text);
 }
 
 export interface PdfBody extends RenderedPdf {

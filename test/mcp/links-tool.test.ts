@@ -39,11 +39,14 @@ describe('links', () => {
     expect(result.text).toBe(`2 of 4 links found on ${url}\n\n- ${server.url('/products')}\n- ${server.url('/')}`);
   });
 
-  it('says the seed message when no links can be read', async () => {
+  it('says a page that was read has no links, status ok (not that it may need JavaScript)', async () => {
     const url = server.url('/nolinks');
     const result = await session.call('links', { url });
     expect(result.isError).toBeFalsy();
-    expect(result.text).toBe(`No links read on ${url} - it may require JavaScript or authentication.`);
+    expect(result.text).toBe(
+      `No links read on ${url}: the page was read, and none of its links leads to another page of its site.`,
+    );
+    expect(result.structuredContent).toMatchObject({ status: 'ok', total_links: 0 });
   });
 
   it('names the argument in validation errors', async () => {

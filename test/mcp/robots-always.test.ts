@@ -59,12 +59,10 @@ describe('RESPECT_ROBOTS=always over MCP', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain(`${site.url('/robots.txt')} disallows it for web-reader`);
     expect(result.text).toContain('RESPECT_ROBOTS=crawl');
-    // web_scraper declares an outputSchema, so its failures carry text only (MCP sends no structuredContent).
-    if (tool !== 'web_scraper') {
-      const structured = result.structuredContent as { status: string; error: { code: string } };
-      expect(structured.status).toBe('robots_denied');
-      expect(structured.error.code).toBe('ROBOTS_DENIED');
-    }
+    // Every failure carries its structured status, web_scraper's too (its outputSchema admits failures).
+    const structured = result.structuredContent as { status: string; error: { code: string } };
+    expect(structured.status).toBe('robots_denied');
+    expect(structured.error.code).toBe('ROBOTS_DENIED');
     expect(site.hits('/private/page')).toBe(before);
   });
 

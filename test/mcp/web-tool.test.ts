@@ -81,10 +81,12 @@ describe('web', () => {
     expect(short.text).toContain('<error>Content truncated.');
   });
 
-  it('links mode: the seed message when there are no links', async () => {
+  it('links mode: a page that was read and has no links says so', async () => {
     const url = server.url('/nolinks');
     const result = await session.call('web', { url, mode: 'links' });
-    expect(result.text).toBe(`No links found on ${url} - it may require JavaScript or authentication.`);
+    expect(result.text).toBe(
+      `No links found on ${url}: the page was read, and none of its links leads to another page of its site.`,
+    );
   });
 
   it('mode "pdf" is an error naming mode', async () => {
