@@ -12,7 +12,8 @@ import console from 'node:console';
 import { createServer } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import process from 'node:process';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { newsPages } from './eval-pages.mjs';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gzipSync } from 'node:zlib';
-import { gunzipSitemap, isGzip, parseSitemap } from './sitemap.js';
+import { FetchError } from '../errors.js';
+import { gunzipSitemap, isGzip, parseSitemap, type ScanWork } from './sitemap.js';
 
 describe('parseSitemap', () => {
   it('lists the page URLs of a urlset, entities decoded', () => {
@@ -55,13 +56,56 @@ describe('parseSitemap: entries', () => {
   });
 });
 
+describe('parseSitemap: hostile files, one forward pass', () => {
+  const UNCLOSED = (i: number) => `<url><loc>https://e.com/p/${i}</loc><lastmod>2025-01-01</lastmod>\n`;
+
+  it('reads 20,000 unclosed <url> entries, each ending where the next one opens', () => {
+    const xml = `<urlset>${Array.from({ length: 20_000 }, (_, i) => UNCLOSED(i)).join('')}`;
+    const parsed = parseSitemap(xml);
+    expect(parsed.urls).toHaveLength(20_000);
+    expect(parsed.urls[0]).toBe('https://e.com/p/0');
+    expect(parsed.urls[19_999]).toBe('https://e.com/p/19999');
+  });
+
+  // Work is counted in characters examined, not timed: the old regular expressions rescanned to the end of the
+  // file at every unclosed tag (quadratic); each of these files is examined about once.
+  it.each([
+    ['unclosed <url> tags', (n: number) => `<urlset>${'<url><loc>https://e.com/x</loc>'.repeat(n)}`],
+    ['unclosed <loc> tags', (n: number) => `<urlset><url>${'<loc>https://e.com/x '.repeat(n)}`],
+    ['unclosed tags without >', (n: number) => `<urlset>${'<url <loc '.repeat(n)}`],
+    ['unclosed CDATA and comments', (n: number) => `<urlset><url><loc>${'<![CDATA[x <!-- y '.repeat(n)}`],
+    ['an index of unclosed <loc>', (n: number) => `<sitemapindex>${'<sitemap><loc>https://e.com/s.xml'.repeat(n)}`],
+  ])('examines each character of %s a bounded number of times', (_name, make) => {
+    for (const n of [10_000, 40_000]) {
+      const xml = make(n);
+      const work: ScanWork = { chars: 0 };
+      parseSitemap(xml, undefined, work);
+      expect(work.chars).toBeGreaterThanOrEqual(xml.length / 2);
+      expect(work.chars).toBeLessThanOrEqual(3 * xml.length);
+    }
+  });
+
+  it('gives nothing for an entity past the last code point, and reads the rest', () => {
+    const xml = '<urlset><url><loc>https://e.com/a&#99999999;b</loc></url></urlset>';
+    expect(parseSitemap(xml).urls).toEqual(['https://e.com/ab']);
+  });
+});
+
 describe('gunzipSitemap', () => {
-  it('unpacks gzip bytes, and refuses to unpack past the byte limit', async () => {
+  it('unpacks gzip bytes, and refuses to unpack past the byte limit naming the sitemap and MAX_RESPONSE_SIZE', async () => {
     const xml = `<urlset><url><loc>https://e.com/z</loc></url></urlset>`;
     const bytes = new Uint8Array(gzipSync(xml));
     expect(isGzip(bytes)).toBe(true);
     expect(isGzip(new TextEncoder().encode(xml))).toBe(false);
-    expect(parseSitemap(await gunzipSitemap(bytes, 1000)).urls).toEqual(['https://e.com/z']);
-    await expect(gunzipSitemap(new Uint8Array(gzipSync('x'.repeat(100_000))), 1000)).rejects.toThrow();
+    const unpacked = await gunzipSitemap(bytes, 1000, 'https://e.com/sitemap.xml.gz');
+    expect(parseSitemap(new TextDecoder().decode(unpacked)).urls).toEqual(['https://e.com/z']);
+    const bomb = gunzipSitemap(new Uint8Array(gzipSync('x'.repeat(100_000))), 1000, 'https://e.com/s.xml.gz');
+    await expect(bomb).rejects.toThrow(FetchError);
+    await expect(bomb).rejects.toMatchObject({
+      code: 'RESPONSE_TOO_LARGE',
+      message: expect.stringMatching(
+        /^Response from https:\/\/e\.com\/s\.xml\.gz exceeds MAX_RESPONSE_SIZE \(1000 bytes\)/,
+      ),
+    });
   });
 });

@@ -3,9 +3,28 @@
 //
 // Pattern syntax (documented in docs/crawl.md): a glob on the URL path, matched against the whole path —
 // `*` any characters but `/`, `**` any characters including `/` (`/docs/**` also matches `/docs`), `?` one
-// character but `/`, `{a,b}` either alternative. A pattern starting with `re:` is a JavaScript regular expression
-// instead, searched (not anchored) in the path with its query (`re:^/blog/\d{4}/`, `re:[?&]page=`).
+// character but `/`, `{a,b}` either alternative (path-glob.ts). A pattern starting with `re:` is a regular
+// expression instead, searched (not anchored) in the path with its query (`re:^/blog/\d{4}/`, `re:[?&]page=`).
+//
+// The URLs are the site's, so matching them is linear in their length (issue 23): `re:` runs on RE2 (re2js), which
+// has no backtracking and so refuses backreferences and lookarounds; globs run as an automaton. What one link costs
+// is bounded by the caps below, checked when the arguments are.
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import { InvalidArgumentError } from '../errors.js';
+import { compileGlob } from './path-glob.js';
+
+/** Entries in `patterns`, and in `exclude_patterns`. */
+export const MAX_PATTERNS = 100;
+/** Characters in one entry. */
+export const MAX_PATTERN_LENGTH = 500;
+/**
+ * What the entries of one list may cost each URL together: an `re:` entry its RE2 instructions
+ * (`^/docs/([\w-]+/?)+\.html$` is 22), a glob its wildcards and what is inside its braces (`/{guide,api}/**` is 9).
+ */
+export const MAX_PATTERN_COST = 1000;
+/** Characters of a URL's path and query that patterns judge: a longer URL is out of scope. */
+export const MAX_JUDGED_LENGTH = 2048;
 
 /** The parts of a URL the scope reads (a URL object has them). */
 export interface UrlParts {
@@ -16,53 +35,94 @@ export interface UrlParts {
 
 export type UrlMatcher = (url: UrlParts) => boolean;
 
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+// re2js is 260 KB of JavaScript: loaded with the first `re:` pattern, not with the server (npm run bench:start).
+let re2: typeof RE2JS | undefined;
+const loadRe2 = () => (re2 ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS);
+
+/** Why RE2 refuses a regular expression JavaScript accepts: what it cannot run in linear time. */
+function unsupported(source: string): string {
+  try {
+    new RegExp(source);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  return (
+    'it uses what a linear-time matcher cannot run: backreferences (\\1, \\k<name>) and lookarounds ((?=, (?!, ' +
+    '(?<=, (?<!) are not supported'
+  );
 }
 
-/** Glob → anchored regular expression source. */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  let inBraces = false;
-  for (let index = 0; index < glob.length; index++) {
-    const char = glob[index]!;
-    if (char === '*' && glob[index + 1] === '*') {
-      index++;
-      // `/**` at the end also matches the directory itself (`/docs/**` matches `/docs` and `/docs/`).
-      if (source.endsWith('\\/') && index === glob.length - 1) source = `${source.slice(0, -2)}(?:\\/.*)?`;
-      else source += '.*';
-    } else if (char === '*') source += '[^/]*';
-    else if (char === '?') source += '[^/]';
-    else if (char === '{' && !inBraces) {
-      inBraces = true;
-      source += '(?:';
-    } else if (char === '}' && inBraces) {
-      inBraces = false;
-      source += ')';
-    } else if (char === ',' && inBraces) source += '|';
-    else source += escapeRegExp(char);
+interface Compiled {
+  readonly match: UrlMatcher;
+  /** Its share of MAX_PATTERN_COST. */
+  readonly cost: number;
+}
+
+function compile(pattern: string): Compiled {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new Error(`longer than ${MAX_PATTERN_LENGTH} characters`);
+  if (pattern.startsWith('re:')) {
+    const RE2 = loadRe2();
+    const source = pattern.slice(3);
+    let regex: RE2JS;
+    try {
+      regex = RE2.compile(RE2.translateRegExp(source));
+    } catch {
+      throw new Error(unsupported(source));
+    }
+    return { match: (url) => regex.test(url.pathname + url.search), cost: regex.programSize() };
   }
-  if (inBraces) throw new Error(`unclosed '{' in '${glob}'`);
-  return new RegExp(`^${source}$`);
+  const matches = compileGlob(pattern.startsWith('/') || pattern.startsWith('*') ? pattern : `/${pattern}`);
+  return { match: (url) => matches(url.pathname), cost: matches.cost };
+}
+
+function invalid(argument: string, pattern: string, why: string): InvalidArgumentError {
+  const shown = pattern.length > 100 ? `${pattern.slice(0, 100)}…` : pattern;
+  return new InvalidArgumentError(
+    argument,
+    `${argument}: '${shown}' is not a valid pattern (${why}). Use a path glob such as ` +
+      `'/docs/**', or 're:' followed by a regular expression.`,
+  );
 }
 
 /** One `patterns` / `exclude_patterns` entry → a matcher; a bad entry is an error naming the argument. */
 export function compilePattern(pattern: string, argument: string): UrlMatcher {
   try {
-    if (pattern.startsWith('re:')) {
-      const regex = new RegExp(pattern.slice(3));
-      return (url) => regex.test(url.pathname + url.search);
-    }
-    const path = pattern.startsWith('/') || pattern.startsWith('*') ? pattern : `/${pattern}`;
-    const regex = globToRegExp(path);
-    return (url) => regex.test(url.pathname);
+    return compile(pattern).match;
   } catch (error) {
+    throw invalid(argument, pattern, (error as Error).message);
+  }
+}
+
+/** A whole `patterns` / `exclude_patterns` list, within the caps; throws InvalidArgumentError naming it. */
+export function compilePatterns(
+  patterns: readonly string[],
+  argument: string,
+): { pattern: string; match: UrlMatcher }[] {
+  if (patterns.length > MAX_PATTERNS) {
     throw new InvalidArgumentError(
       argument,
-      `${argument}: '${pattern}' is not a valid pattern (${(error as Error).message}). Use a path glob such as ` +
-        `'/docs/**', or 're:' followed by a regular expression.`,
+      `${argument}: ${patterns.length} entries, more than the limit of ${MAX_PATTERNS}. Use fewer, broader patterns.`,
     );
   }
+  let cost = 0;
+  return patterns.map((pattern) => {
+    let compiled: Compiled;
+    try {
+      compiled = compile(pattern);
+    } catch (error) {
+      throw invalid(argument, pattern, (error as Error).message);
+    }
+    cost += compiled.cost;
+    if (cost > MAX_PATTERN_COST) {
+      throw invalid(
+        argument,
+        pattern,
+        `the entries of ${argument} cost more than ${MAX_PATTERN_COST} steps per URL together: use fewer or simpler ` +
+          'patterns (each wildcard, alternative and counted repetition such as {100} adds to the cost)',
+      );
+    }
+    return { pattern, match: compiled.match };
+  });
 }
 
 /** A host is allowed when it is an allowed domain or a sub-domain of one (ports are not part of a domain). */
@@ -93,15 +153,16 @@ export type ScopeVerdict = { readonly inScope: true } | { readonly inScope: fals
 
 /** Compiles the scope once; the result judges each URL with the reason it is out of scope. */
 export function createScope(options: ScopeOptions): (url: string | UrlParts) => ScopeVerdict {
-  const include = options.patterns.map((pattern) => ({ pattern, match: compilePattern(pattern, 'patterns') }));
-  const exclude = options.excludePatterns.map((pattern) => ({
-    pattern,
-    match: compilePattern(pattern, 'exclude_patterns'),
-  }));
+  const include = compilePatterns(options.patterns, 'patterns');
+  const exclude = compilePatterns(options.excludePatterns, 'exclude_patterns');
   return (href) => {
     const url = typeof href === 'string' ? new URL(href) : href;
     if (!isAllowedHost(url.hostname, options.allowedDomains)) {
       return { inScope: false, reason: `host ${url.hostname} is not in allowed_domains` };
+    }
+    const judged = url.pathname.length + url.search.length;
+    if (include.length + exclude.length > 0 && judged > MAX_JUDGED_LENGTH) {
+      return { inScope: false, reason: `path and query longer than ${MAX_JUDGED_LENGTH} characters, not judged` };
     }
     if (include.length > 0 && !include.some(({ match }) => match(url))) {
       return { inScope: false, reason: 'matches none of patterns' };

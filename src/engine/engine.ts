@@ -4,6 +4,7 @@
 // share (cache, host turns, fetch claims, robots.txt answers) is built by the composition root and handed in
 // (src/shared-state/shared-state.ts); the engine neither chooses it nor closes it.
 import type { Config } from '../config.js';
+import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { PageCache } from '../fetch/page-cache.js';
 import type { RequestQueue } from '../fetch/queue.js';
 import type { RobotsRules } from '../fetch/robots.js';
@@ -47,6 +48,8 @@ export interface Engine {
   robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
   /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
+  /** A sitemap's URLs, read off the main thread: its text, or a gzipped one's bytes unpacked. */
+  parseSitemap(body: string | Uint8Array): Promise<ParsedSitemap>;
   /** Stops the extraction workers and the browser; the shared state is its owner's to close. */
   close(): Promise<void>;
 }
@@ -77,6 +80,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     loadPage,
     readPage,
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
+    parseSitemap: (body) => extractor.sitemap(body),
     robotsRules: (url, signal) => loadPage.robotsRules(url, signal),
     close: async () => {
       await Promise.all([extractor.close(), renderer.close()]);

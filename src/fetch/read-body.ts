@@ -105,7 +105,8 @@ function decodersFor(url: string, contentEncoding: string | undefined): Transfor
   return decoders as Transform[];
 }
 
-function tooLarge(url: string, maxBytes: number, detail: string): FetchError {
+/** RESPONSE_TOO_LARGE naming the URL and MAX_RESPONSE_SIZE (a gzipped sitemap unpacked past it too). */
+export function tooLarge(url: string, maxBytes: number, detail: string): FetchError {
   return new FetchError(
     'RESPONSE_TOO_LARGE',
     url,

@@ -2,7 +2,7 @@
 // than read a page: robots.txt and sitemaps (crawl, map). What they mean is parsed below tools, in src/fetch/robots.ts
 // and src/crawl/sitemap.ts. Both tools walk a site as a crawler does, so they ask as the crawler, by its name
 // (Config.crawlerUserAgent), and obey the robots.txt group of that name.
-import { gunzipSitemap, isGzip, parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
+import { gunzipSitemap, isGzip, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
 import type { PageContent } from '../engine/page-content.js';
 import type { RobotsRules } from '../fetch/robots.js';
@@ -21,10 +21,13 @@ export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Pr
  */
 export async function loadSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
   const file = await readFile(engine, url, signal);
-  if (file.kind !== 'binary') return parseSitemap(file.raw);
+  // Read in the worker pool: the file is the site's, up to MAX_RESPONSE_SIZE (src/crawl/sitemap.ts).
+  if (file.kind !== 'binary') return engine.parseSitemap(file.raw);
   // Gzip is binary to the reader: its bytes, from the snapshot just read (the page cache), are unpacked here.
   const { page } = await engine.loadPage(url, { signal, userAgent: engine.config.crawlerUserAgent });
-  return parseSitemap(isGzip(page.body) ? await gunzipSitemap(page.body, engine.config.maxResponseBytes) : '');
+  if (!isGzip(page.body)) return { urls: [], sitemaps: [] };
+  // Unpacked off the event loop (zlib's thread pool); a bomb is RESPONSE_TOO_LARGE naming the sitemap.
+  return engine.parseSitemap(await gunzipSitemap(page.body, engine.config.maxResponseBytes, url));
 }
 
 /** A file for machines through the engine's one reading path, as sent: never rendered, no twin. */

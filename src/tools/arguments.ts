@@ -1,5 +1,6 @@
 // Argument schemas shared by several tools. Every message names the argument, so an agent can fix its call.
 import { z } from 'zod';
+import { compilePatterns } from '../crawl/url-scope.js';
 import { MAX_URL_LENGTH, urlTooLongMessage } from '../fetch/url-argument.js';
 
 // The schema carries the length limit too, so a client sees `maxLength` in the tool's input schema; the engine
@@ -48,6 +49,19 @@ export const boundedString = (name: string, what: string, max: number) =>
     .string({ error: `${name} must be ${what}` })
     .min(1, { error: `${name} must not be empty` })
     .max(max, { error: `${name} is too long for ${what} (at most ${max} characters)` });
+
+/**
+ * crawl's and map's `patterns` / `exclude_patterns`: refused here, before anything is fetched, when an entry is not a
+ * pattern, cannot run in linear time, or the list passes its caps (src/crawl/url-scope.ts).
+ */
+export const patternList = (name: string) =>
+  stringList(name).superRefine((patterns, context) => {
+    try {
+      compilePatterns(patterns, name);
+    } catch (error) {
+      context.addIssue({ code: 'custom', message: (error as Error).message });
+    }
+  });
 
 /** A list of non-empty strings (crawl's and map's allowed_domains, patterns). */
 export const stringList = (name: string) =>

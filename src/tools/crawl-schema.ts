@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import type { CrawlResult } from '../crawl/commit.js';
 import type { CrawlRequest, CrawlRun } from '../runs/crawl-run.js';
-import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
+import { boundedString, integerBetween, patternList, stringList, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
@@ -32,14 +32,14 @@ export const crawlInputShape = {
     .describe(
       "Domains the crawl may visit, sub-domains included (default: the start URL's host, or the host it redirects to)",
     ),
-  patterns: stringList('patterns')
+  patterns: patternList('patterns')
     .default([])
     .describe(
-      "Only follow URLs whose path matches one of these: globs ('/docs/**', '/blog/*/2024-*'; * stays within a path segment, ** crosses them), or 're:' + a regular expression searched in path and query",
+      "Only follow URLs whose path matches one of these: globs ('/docs/**', '/blog/*/2024-*'; * stays within a path segment, ** crosses them), or 're:' + a regular expression searched in path and query (RE2 syntax: no backreferences or lookarounds). At most 100 entries of 500 characters; a URL whose path and query pass 2048 characters is not followed",
     ),
-  exclude_patterns: stringList('exclude_patterns')
+  exclude_patterns: patternList('exclude_patterns')
     .default([])
-    .describe('Never follow URLs matching one of these (same syntax as patterns)'),
+    .describe('Never follow URLs matching one of these (same syntax and limits as patterns)'),
   max_pages: integerBetween('max_pages', 1, 10000).default(100).describe('Maximum number of pages to read'),
   max_depth: integerBetween('max_depth', 0, 100)
     .default(5)

@@ -10,7 +10,7 @@ import type { Engine } from '../engine/engine.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { limitLines } from '../output/link-list.js';
 import { mapLine, mapNotes, renderMap } from '../output/map-report.js';
-import { boundedString, integerBetween, stringList, urlArgument } from './arguments.js';
+import { boundedString, integerBetween, patternList, stringList, urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { loadRobots, loadSitemap } from '../runs/site-files.js';
 import type { LoadOptions } from '../engine/load-page.js';
@@ -32,11 +32,11 @@ const inputShape = {
   allowed_domains: stringList('allowed_domains')
     .optional()
     .describe("Domains whose URLs are listed, sub-domains included (default: the start URL's host)"),
-  patterns: stringList('patterns')
+  patterns: patternList('patterns')
     .default([])
     .describe(
       "Only list URLs whose path matches one of these: globs ('/docs/**'; * stays within a path segment, ** " +
-        "crosses them), or 're:' + a regular expression searched in path and query (the crawl's syntax)",
+        "crosses them), or 're:' + a regular expression searched in path and query (the crawl's syntax and limits)",
     ),
   // For the start page, the one page map reads (robots.txt, sitemaps and llms.txt are the site's files for machines).
   ...requestShape,

@@ -2,6 +2,7 @@
 // takes the bytes once and returns what the caller asked of them (src/workers/read-body.ts).
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
+import type { ParsedSitemap } from '../crawl/sitemap.js';
 import { createWorkerPool } from './pool.js';
 import type {
   HtmlBody,
@@ -30,6 +31,8 @@ export interface Extractor {
   readTwin(input: TwinBodyInput): Promise<string | undefined>;
   /** A body decoded by its charset (src/fetch/decode.ts), as the server sent it: the engine's own files (llms.txt). */
   decode(bytes: Uint8Array, contentType: string | undefined): Promise<string>;
+  /** A sitemap's URLs: its text, or a gzipped one's bytes unpacked (src/crawl/sitemap.ts). */
+  sitemap(body: string | Uint8Array): Promise<ParsedSitemap>;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,7 @@ export function createExtractor(config: Config, size = Math.max(1, Math.min(4, a
     readHtmlWork: (input) => pool.run<HtmlWork>('readHtmlWork', input, config.extractTimeoutMs),
     readTwin: (input) => pool.run<string | undefined>('readTwin', input, linearLimitMs),
     decode: (bytes, contentType) => pool.run<string>('decode', { bytes, contentType }, linearLimitMs),
+    sitemap: (body) => pool.run<ParsedSitemap>('sitemap', { body }, linearLimitMs),
     close: () => pool.close(),
   };
 }

@@ -19,6 +19,7 @@ import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
 import { disarmMarkdownLinks } from '../formats/disarm-markdown.js';
 import { withTitleHeading } from '../extract/title-heading.js';
+import { parseSitemap, type ParsedSitemap } from '../crawl/sitemap.js';
 
 export interface TextBodyInput {
   readonly bytes: Uint8Array;
@@ -248,6 +249,15 @@ export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
     scriptBuilt: looksScriptBuilt(html, readable),
     hiddenBlocksDropped: scraped?.hiddenBlocksDropped ?? linkList?.hiddenBlocksDropped ?? 0,
   };
+}
+
+/**
+ * A sitemap's URLs (src/crawl/sitemap.ts): a site's file of up to MAX_RESPONSE_SIZE, read here rather than on the event
+ * loop. Its text as read, or the bytes of a gzipped one unpacked (UTF-8, as the protocol requires).
+ */
+export function readSitemapBody(input: { readonly body: string | Uint8Array }): ParsedSitemap {
+  const { body } = input;
+  return parseSitemap(typeof body === 'string' ? body : decodeBody(body, 'application/xml; charset=utf-8').text);
 }
 
 export interface PdfBody extends RenderedPdf {

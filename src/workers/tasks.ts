@@ -1,6 +1,6 @@
 // The pure functions a worker may run, by name. Each takes structured-clonable input and returns the same.
 import { decodeBody } from '../fetch/decode.js';
-import { readHtmlBody, readHtmlWork, readPdfBody, readTextBody, readTwinBody } from './read-body.js';
+import { readHtmlBody, readHtmlWork, readPdfBody, readSitemapBody, readTextBody, readTwinBody } from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
   // readPage's steps (src/workers/read-body.ts): bytes in, clean text out, each page's bytes crossing once.
@@ -11,6 +11,7 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   // The engine's own files for machines (llms.txt, robots.txt under RESPECT_ROBOTS=always), decoded as sent.
   decode: (input: { bytes: Uint8Array; contentType: string | undefined }) =>
     decodeBody(input.bytes, input.contentType).text,
+  sitemap: readSitemapBody,
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
   readPdf: readPdfBody,
   // A task for tests of the pool itself: never returns, so only the time limit can end it.
