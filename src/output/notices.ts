@@ -170,6 +170,32 @@ export function crawlContinueLine(id: string): string {
   return `To continue: call crawl with continue_from="${id}"`;
 }
 
+/** Ours: a crawl's page budget lowered so that its pages and its summary fit MAX_OUTPUT_TOKENS together. */
+export function crawlBudgetLowered(requested: number, lowered: number, cap: number): string {
+  return (
+    `max_tokens ${requested} was lowered to ${lowered}: MAX_OUTPUT_TOKENS (${cap}), the server's cap on one ` +
+    'result, holds the pages and this summary'
+  );
+}
+
+/** Ours: a crawl summary whose skipped lists were shortened to fit MAX_OUTPUT_TOKENS. */
+export function crawlListsShortened(cap: number): string {
+  return (
+    `The lists below are shortened to fit MAX_OUTPUT_TOKENS (${cap}), the server's cap on one result; ` +
+    'the structured result lists more'
+  );
+}
+
+/** Ours: a crawl's text cut at MAX_OUTPUT_TOKENS (a cap smaller than its summary). */
+export function crawlTextCut(cap: number): string {
+  return `<error>The crawl's text was cut here to stay within MAX_OUTPUT_TOKENS (${cap}); the structured result holds the rest.</error>`;
+}
+
+/** Ours: a crawl call with neither url nor continue_from. */
+export const CRAWL_URL_MISSING =
+  'Invalid arguments for tool crawl: url is missing. Give url (where to start) for a new crawl, or ' +
+  'continue_from (the id a stopped crawl gave) to continue one.';
+
 /** The same for a person at the command line. */
 export function cliCrawlContinueLine(id: string): string {
   return `To continue: web-reader crawl --continue ${id}`;

@@ -64,7 +64,12 @@ export const crawlTool: ToolDefinition<typeof crawlInputShape> = {
       },
     });
     return {
-      text: renderCrawl(run.result, run.notes, run.continueFrom && crawlContinueLine(run.continueFrom)),
+      text: await renderCrawl(
+        run.result,
+        run.notes,
+        run.continueFrom && crawlContinueLine(run.continueFrom),
+        engine.config.maxOutputTokens,
+      ),
       structured: crawlToolResult(run),
       // Nothing read yet but a continuation ready (a slow start page at the time limit) is not a failure.
       ...(run.result.pages.length === 0 && !run.continueFrom ? { isError: true } : {}),

@@ -27,11 +27,8 @@ function addCapSite(server: FixtureServer): void {
   server.route('/cap/p/:n', (_req, res, params) => {
     const n = Number(params.n);
     const body = `<article><h1>Page ${n}</h1><p>${SENTENCE.repeat(8)}</p><p>${links(n)}</p></article>`;
-    respondWith('text/html', `<html><head><title>Page ${n}</title></head><body>${body}</body></html>`)(
-      _req,
-      res,
-      params,
-    );
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(`<html><head><title>Page ${n}</title></head><body>${body}</body></html>`);
   });
   const many = Array.from(
     { length: 400 },
