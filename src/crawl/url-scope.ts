@@ -6,6 +6,7 @@
 // character but `/`, `{a,b}` either alternative. A pattern starting with `re:` is a JavaScript regular expression
 // instead, searched (not anchored) in the path with its query (`re:^/blog/\d{4}/`, `re:[?&]page=`).
 import { InvalidArgumentError } from '../errors.js';
+import { CRAWL_ARGUMENT_ERRORS, CRAWL_REASONS } from './reasons.js';
 
 /** The parts of a URL the scope reads (a URL object has them). */
 export interface UrlParts {
@@ -57,11 +58,8 @@ export function compilePattern(pattern: string, argument: string): UrlMatcher {
     const regex = globToRegExp(path);
     return (url) => regex.test(url.pathname);
   } catch (error) {
-    throw new InvalidArgumentError(
-      argument,
-      `${argument}: '${pattern}' is not a valid pattern (${(error as Error).message}). Use a path glob such as ` +
-        `'/docs/**', or 're:' followed by a regular expression.`,
-    );
+    const why = (error as Error).message;
+    throw new InvalidArgumentError(argument, CRAWL_ARGUMENT_ERRORS.invalidPattern(argument, pattern, why));
   }
 }
 
@@ -78,7 +76,7 @@ export function parseAllowedDomains(entries: readonly string[]): string[] {
     try {
       return new URL(trimmed.includes('://') ? trimmed : `http://${trimmed}`).hostname.replace(/\.$/, '');
     } catch {
-      throw new InvalidArgumentError('allowed_domains', `allowed_domains: '${entry}' is not a domain name.`);
+      throw new InvalidArgumentError('allowed_domains', CRAWL_ARGUMENT_ERRORS.notADomain(entry));
     }
   });
 }
@@ -101,7 +99,7 @@ export function createScope(options: ScopeOptions): (url: string | UrlParts) => 
   return (href) => {
     const url = typeof href === 'string' ? new URL(href) : href;
     if (!isAllowedHost(url.hostname, options.allowedDomains)) {
-      return { inScope: false, reason: `host ${url.hostname} is not in allowed_domains` };
+      return { inScope: false, reason: CRAWL_REASONS.hostNotAllowed(url.hostname) };
     }
     if (include.length > 0 && !include.some(({ match }) => match(url))) {
       return { inScope: false, reason: 'matches none of patterns' };

@@ -4,9 +4,9 @@
 // errors, each with its reason. The summary counts inside MAX_OUTPUT_TOKENS (renderCrawl): the pages' budget is
 // lowered by CRAWL_SUMMARY_TOKENS under the cap (src/runs/crawl-run.ts), and the skipped lists shorten to fit.
 import type { CrawlResult, FailedUrl, SkippedUrl } from '../crawl/commit.js';
-import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
+import { prefixLengthWithinTokens } from '../tokens.js';
 import { crawlListsShortened, crawlTextCut } from './notices.js';
-import { capLimit, frameTokens } from './truncate.js';
+import { capLimit, fitsCap, frameTokens } from './truncate.js';
 
 /** Entries shown per skipped list in the text; structuredContent carries more (see the crawl tool). */
 export const TEXT_LIST_LIMIT = 50;
@@ -120,12 +120,12 @@ export async function renderCrawl(
 ): Promise<string> {
   const pages = `${renderCrawlPages(result)}---\n\n`;
   const full = pages + renderCrawlSummary(result, notes, continueHint);
-  if (cap <= 0 || (await tokensWithin(full, cap)) !== undefined) return full;
+  if (await fitsCap(full, cap)) return full;
   const shortened = [...notes, crawlListsShortened(cap)];
   let text = full;
   for (const limit of SHORTER_LISTS) {
     text = pages + renderCrawlSummary(result, shortened, continueHint, limit);
-    if ((await tokensWithin(text, cap)) !== undefined) return text;
+    if (await fitsCap(text, cap)) return text;
   }
   const notice = crawlTextCut(cap);
   const fits = await prefixLengthWithinTokens(text, capLimit(Infinity, cap, await frameTokens(cap, [notice])));

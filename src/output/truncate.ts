@@ -5,7 +5,7 @@
 // (heading, notices, a crawl's summary) counted inside the cap; page text, link lists, map, read_url, web_scraper
 // and crawl all ask it.
 import { InvalidArgumentError } from '../errors.js';
-import { countTokensAsync, prefixLengthWithinTokens } from '../tokens.js';
+import { countTokensAsync, prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { startIndexPastEnd, truncationSentence } from './notices.js';
 
 // Tokens kept free for each seam between a result's parts: a '\n\n' join can re-count a token or two.
@@ -24,6 +24,11 @@ export function capLimit(requested: number, cap: number, frame = 0): number {
 /** True when `cap` lowered `requested` (the result says so). */
 export function loweredByCap(requested: number, cap: number, frame = 0): boolean {
   return capLimit(requested, cap, frame) < requested;
+}
+
+/** True when `text` fits the cap whole (always without a cap). */
+export async function fitsCap(text: string, cap: number): Promise<boolean> {
+  return cap <= 0 || (await tokensWithin(text, cap)) !== undefined;
 }
 
 /**
