@@ -8,6 +8,9 @@ import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 
+// The command line's own sentences (its flags and commands), beside these: src/output/cli-notices.ts.
+export { CLI_SENTENCES } from './cli-notices.js';
+
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
 /** fetch-tool.md, web-tool.md: the heading above a page's content. */
