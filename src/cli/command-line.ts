@@ -6,6 +6,7 @@ import { describeBounds, parseInteger, type ConfigFlags } from '../config.js';
 import { errorMessage, InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import { closestName } from '../tools/run-tool.js';
+import { CLI_SENTENCES } from '../output/notices.js';
 import {
   appliesTo,
   COMMAND_NAMES,
@@ -29,7 +30,7 @@ export interface CommandLine {
 
 /** Where to look for help, in an error line: the command's own help when there is one. */
 export function helpHint(command: Command | undefined): string {
-  return command ? `Run web-reader ${command} --help.` : 'Run web-reader --help.';
+  return CLI_SENTENCES.helpHint(command);
 }
 
 /** The command named first, if it is one: also used to word an error found before the whole line is parsed. */
@@ -46,20 +47,19 @@ function parseError(error: unknown, argv: readonly string[]): InvalidArgumentErr
   const option = /'(-[^' ]*)/.exec(message)?.[1] ?? '';
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
     const guess = closestName(option.replace(/^-+/, ''), Object.keys(FLAGS));
-    const meant = guess ? ` — did you mean --${guess}?` : '.';
-    return new InvalidArgumentError(option, `Unknown option '${quoteInput(option)}'${meant} ${hint}`);
+    return new InvalidArgumentError(option, CLI_SENTENCES.unknownOption(quoteInput(option), guess, hint));
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     const name = option.replace(/^-+/, '') as FlagName;
     const flag: Flag | undefined = FLAGS[name];
-    if (flag?.type === 'boolean') return new InvalidArgumentError(option, `${option} takes no value. ${hint}`);
+    if (flag?.type === 'boolean') return new InvalidArgumentError(option, CLI_SENTENCES.takesNoValue(option, hint));
     // `--max-length -5`: the parser reads -5 as an option and the flag as missing its value; it was given, and is
     // below the bound.
     const given = argv[argv.indexOf(option) + 1];
     if (flag?.integer && given !== undefined && /^-\d/.test(given)) {
-      return new InvalidArgumentError(option, `${option} must be ${describeBounds(flag.integer)}, got '${given}'.`);
+      return new InvalidArgumentError(option, CLI_SENTENCES.outOfBounds(option, describeBounds(flag.integer), given));
     }
-    if (flag) return new InvalidArgumentError(option, `${option} needs a value: ${option} ${flag.value}. ${hint}`);
+    if (flag) return new InvalidArgumentError(option, CLI_SENTENCES.needsValue(option, flag.value ?? '', hint));
   }
   return new InvalidArgumentError('arguments', `${quoteInput(message)} ${hint}`);
 }
@@ -85,11 +85,7 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     command = COMMAND_NAMES.find((name) => name === first);
     if (!command) {
       const guess = closestName(first, COMMAND_NAMES);
-      const meant = guess ? ` — did you mean ${guess}?` : '.';
-      throw new InvalidArgumentError(
-        'command',
-        `Unknown command '${quoteInput(first)}'${meant} Run web-reader --help.`,
-      );
+      throw new InvalidArgumentError('command', CLI_SENTENCES.unknownCommand(quoteInput(first), guess));
     }
   }
   // A flag another command takes is refused, not ignored: `links --render always` would otherwise do nothing.
@@ -97,17 +93,14 @@ export function parseCommandLine(argv: readonly string[]): CommandLine {
     if (!appliesTo(name, command ?? 'serve')) {
       throw new InvalidArgumentError(
         `--${name}`,
-        `--${name} applies to ${commandsOf(name)} only, not to ${command ?? 'the MCP server'}. ${helpHint(command)}`,
+        CLI_SENTENCES.flagNotForCommand(`--${name}`, commandsOf(name), command ?? 'the MCP server', helpHint(command)),
       );
     }
   }
   // --host, --port and --token shape the HTTP server: without --http they would be ignored, so they are refused.
   const httpOnly = (['host', 'port', 'token'] as const).find((name) => values[name] !== undefined);
   if (httpOnly && !values.http) {
-    throw new InvalidArgumentError(
-      `--${httpOnly}`,
-      `--${httpOnly} applies to serve --http only; without --http the server speaks MCP on stdio. ${helpHint('serve')}`,
-    );
+    throw new InvalidArgumentError(`--${httpOnly}`, CLI_SENTENCES.httpOnlyFlag(`--${httpOnly}`, helpHint('serve')));
   }
   // Whole numbers are checked here, against the bounds the flag table gives (the configuration's own for the
   // flags that set configuration), so `--timeout 0` or `--port 99999` never reaches a fetch or a bind.
@@ -129,8 +122,7 @@ export function integerFlag(values: Values, name: FlagName): number | undefined 
 /** The one URL a command takes (with https:// when it has no scheme). */
 export function oneUrl(command: Command, operands: readonly string[]): string {
   if (operands.length !== 1) {
-    const given = operands.length === 0 ? 'none was given' : `${operands.length} were given`;
-    throw new InvalidArgumentError('url', `${command} takes exactly one URL; ${given}. ${helpHint(command)}`);
+    throw new InvalidArgumentError('url', CLI_SENTENCES.oneUrl(command, operands.length, helpHint(command)));
   }
   return withScheme(operands[0]!);
 }

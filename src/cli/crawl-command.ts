@@ -129,7 +129,7 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
   } else if (options.json) {
     options.stdout.write(`${JSON.stringify(crawlToolResult(run), null, 2)}\n`);
   } else {
-    options.stdout.write(`${renderCrawl(result, notes, hint)}\n`);
+    options.stdout.write(`${await renderCrawl(result, notes, hint, engine.config.maxOutputTokens)}\n`);
   }
   return {
     pagesRead: result.pages.length,

@@ -30,6 +30,7 @@ import {
 } from './command-line.js';
 import { inFlagWords, type Command } from './flags.js';
 import { commandHelp, mainHelp } from './help.js';
+import { CLI_SENTENCES } from '../output/notices.js';
 
 /** Exit codes, one table: scripts tell success from each kind of failure. */
 export const EXIT = {
@@ -45,8 +46,7 @@ function requestFlags(values: Values): { headers?: Record<string, string>; max_a
   const headers: Record<string, string> = {};
   for (const line of values.header ?? []) {
     const colon = line.indexOf(':');
-    if (colon <= 0)
-      throw new InvalidArgumentError('--header', '--header takes "Name: value", e.g. --header "Cookie: a=b".');
+    if (colon <= 0) throw new InvalidArgumentError('--header', CLI_SENTENCES.headerFormat);
     headers[line.slice(0, colon).trim()] = line.slice(colon + 1).trim();
   }
   return {
@@ -172,7 +172,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const config = resolveConfig(process.env, configFlags(values));
   if (values.explain && values.raw) {
-    throw new InvalidArgumentError('--explain', '--explain explains extraction, and --raw skips it: use one of them.');
+    throw new InvalidArgumentError('--explain', CLI_SENTENCES.explainWithRaw);
   }
   const shared = await createSharedState(config);
   try {
@@ -193,10 +193,7 @@ async function runCommand(
   switch (command) {
     case 'serve': {
       if (operands.length > 0) {
-        throw new InvalidArgumentError(
-          'serve',
-          'serve takes no URL; its clients name the pages. Run web-reader serve --help.',
-        );
+        throw new InvalidArgumentError('serve', CLI_SENTENCES.serveTakesNoUrl);
       }
       const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');
       if (values.http) {
@@ -267,7 +264,7 @@ async function crawlCommand(
 ): Promise<number> {
   const continueFrom = values.continue;
   if (continueFrom !== undefined && operands.length > 0) {
-    throw new InvalidArgumentError('--continue', 'crawl --continue ID takes no URL: the crawl keeps its own.');
+    throw new InvalidArgumentError('--continue', CLI_SENTENCES.continueTakesNoUrl);
   }
   const url = continueFrom === undefined ? oneUrl('crawl', operands) : undefined;
   // Pages go to a terminal or files, not to an agent's context: MAX_OUTPUT_TOKENS only with --max-output-tokens.

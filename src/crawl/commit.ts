@@ -5,6 +5,7 @@
 import { fitSection } from './budget.js';
 import type { CrawlState, Frontier } from './frontier.js';
 import type { VisitResult } from './visit.js';
+import { CRAWL_REASONS } from './reasons.js';
 
 export interface CrawledPage {
   readonly url: string;
@@ -121,7 +122,7 @@ export function createCommit({ frontier, maxTokens, maxPages, earlier }: CommitO
     const { page } = result;
     const { aliases, original } = frontier.sightPage(entry.url, page.finalUrl, result.canonical);
     if (original) {
-      skipped.duplicates.push({ url: entry.url, reason: `same page as ${original} (canonical or redirect)` });
+      skipped.duplicates.push({ url: entry.url, reason: CRAWL_REASONS.duplicateOf(original) });
       return;
     }
     const fitted = await fitSection(
@@ -130,7 +131,7 @@ export function createCommit({ frontier, maxTokens, maxPages, earlier }: CommitO
       maxTokens,
     );
     if (!fitted) {
-      skipped.budget.push({ url: entry.url, reason: 'did not fit in the tokens left of max_tokens' });
+      skipped.budget.push({ url: entry.url, reason: CRAWL_REASONS.budgetNoFit });
       limit = 'max_tokens';
       return;
     }
@@ -158,7 +159,8 @@ export function createCommit({ frontier, maxTokens, maxPages, earlier }: CommitO
     pagesRead,
     tokensUsed: () => tokensUsed,
     skipUnreached(stopReason, urls) {
-      const reason = stopReason === 'max_pages' ? `max_pages (${maxPages}) reached` : 'max_tokens spent';
+      const reason =
+        stopReason === 'max_pages' ? CRAWL_REASONS.maxPagesReached(maxPages) : CRAWL_REASONS.maxTokensSpent;
       for (const url of urls) skipped.budget.push({ url, reason });
     },
     result: (end) => ({

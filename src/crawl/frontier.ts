@@ -4,6 +4,7 @@
 // (normalize-url.ts) and judged (url-scope.ts) here; the ones out of scope or too deep are listed with the reason.
 import { normalizedUrl, normalizeUrl } from './normalize-url.js';
 import { createScope } from './url-scope.js';
+import { CRAWL_REASONS } from './reasons.js';
 
 export interface CrawlEntry {
   readonly url: string;
@@ -142,7 +143,7 @@ export function createFrontier({ startUrl, scope, resume }: FrontierOptions): Fr
       seen.add(key);
       const verdict = judge(normal);
       if (!verdict.inScope) outOfScope.push({ url: key, reason: verdict.reason });
-      else if (depth > maxDepth) outOfScope.push({ url: key, reason: `deeper than max_depth ${maxDepth}` });
+      else if (depth > maxDepth) outOfScope.push({ url: key, reason: CRAWL_REASONS.tooDeep(maxDepth) });
       else entries.push({ url: key, depth });
     },
     hasSeen: (normalUrl) => seen.has(normalUrl),

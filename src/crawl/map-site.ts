@@ -14,6 +14,19 @@ import type { CrawlIO } from './crawl-io.js';
 import { normalizedUrl } from './normalize-url.js';
 import { createScope, parseAllowedDomains } from './url-scope.js';
 
+/**
+ * The notes a map gives the agent (src/output/map-report.ts capitalises them; crawl/ is below src/output/, so they
+ * are named here, not in src/output/notices.ts).
+ */
+export const MAP_NOTES = {
+  unreachable: (why: string) => `the site could not be reached, so the start page's links were not read: ${why}`,
+  robotsDisallowStart: 'robots.txt disallows the start page, so its links were not read',
+  startPageFailed: (why: string) => `the start page's links could not be read: ${why}`,
+  sitemapLimit: (left: number) => `${left} more sitemap files were not read: at most ${MAX_MAP_SITEMAP_FILES} per call`,
+  sitemapFailed: (url: string, why: string) => `sitemap ${url} could not be read: ${why}`,
+  timeLimit: (seconds: number) => `stopped at the time limit (${seconds} s) with the URLs found so far`,
+};
+
 /** Sitemap files read per map call: an index and its children. */
 export const MAX_MAP_SITEMAP_FILES = 50;
 
@@ -131,18 +144,16 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
 
     if (options.respectRobots && robots.unreachable) {
       // The site did not answer at all: not a refusal by robots.txt (and RFC 9309 keeps its pages unread anyway).
-      notes.push(
-        `the site could not be reached, so the start page's links were not read: ${robots.unreachable.message}`,
-      );
+      notes.push(MAP_NOTES.unreachable(robots.unreachable.message));
     } else if (options.respectRobots && !robots.isAllowed(start.href)) {
-      notes.push('robots.txt disallows the start page, so its links were not read');
+      notes.push(MAP_NOTES.robotsDisallowStart);
     } else {
       try {
         for (const link of await io.loadPageLinks(start.href, signal)) add(link, 'page');
       } catch (error) {
         if (stopped(error)) throw error;
         startPageError = error;
-        notes.push(`the start page's links could not be read: ${errorMessage(error)}`);
+        notes.push(MAP_NOTES.startPageFailed(errorMessage(error)));
       }
     }
 
@@ -154,7 +165,7 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
       if (seen.has(sitemapUrl)) continue; // an index that names itself, or a child twice
       if (sitemapsRead + failed >= MAX_MAP_SITEMAP_FILES) {
         const left = new Set([sitemapUrl, ...queue].filter((url) => !seen.has(url))).size;
-        notes.push(`${left} more sitemap files were not read: at most ${MAX_MAP_SITEMAP_FILES} per call`);
+        notes.push(MAP_NOTES.sitemapLimit(left));
         stopReason = 'sitemap_limit';
         break;
       }
@@ -169,7 +180,7 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
         // A sitemap is a hint: one that cannot be read leaves the others (and /sitemap.xml's absence is normal).
         failed++;
         if (robots.sitemaps.length > 0 && failed <= MAX_FAILURE_NOTES) {
-          notes.push(`sitemap ${sitemapUrl} could not be read: ${errorMessage(error)}`);
+          notes.push(MAP_NOTES.sitemapFailed(sitemapUrl, errorMessage(error)));
         }
       }
     }
@@ -179,7 +190,7 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
 
   // Set inside stopped(), which TypeScript's narrowing does not follow.
   if ((stopReason as MapResult['stopReason']) === 'time_limit') {
-    notes.push(`stopped at the time limit (${Math.round(options.timeLimitMs / 1000)} s) with the URLs found so far`);
+    notes.push(MAP_NOTES.timeLimit(Math.round(options.timeLimitMs / 1000)));
   }
   return {
     url: start.href,

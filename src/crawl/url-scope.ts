@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import type { RE2JS } from 're2js';
 import { InvalidArgumentError } from '../errors.js';
 import { compileGlob } from './path-glob.js';
+import { CRAWL_ARGUMENT_ERRORS, CRAWL_REASONS } from './reasons.js';
 
 /** Entries in `patterns`, and in `exclude_patterns`. */
 export const MAX_PATTERNS = 100;
@@ -77,11 +78,7 @@ function compile(pattern: string): Compiled {
 
 function invalid(argument: string, pattern: string, why: string): InvalidArgumentError {
   const shown = pattern.length > 100 ? `${pattern.slice(0, 100)}…` : pattern;
-  return new InvalidArgumentError(
-    argument,
-    `${argument}: '${shown}' is not a valid pattern (${why}). Use a path glob such as ` +
-      `'/docs/**', or 're:' followed by a regular expression.`,
-  );
+  return new InvalidArgumentError(argument, CRAWL_ARGUMENT_ERRORS.invalidPattern(argument, shown, why));
 }
 
 /** One `patterns` / `exclude_patterns` entry → a matcher; a bad entry is an error naming the argument. */
@@ -138,7 +135,7 @@ export function parseAllowedDomains(entries: readonly string[]): string[] {
     try {
       return new URL(trimmed.includes('://') ? trimmed : `http://${trimmed}`).hostname.replace(/\.$/, '');
     } catch {
-      throw new InvalidArgumentError('allowed_domains', `allowed_domains: '${entry}' is not a domain name.`);
+      throw new InvalidArgumentError('allowed_domains', CRAWL_ARGUMENT_ERRORS.notADomain(entry));
     }
   });
 }
@@ -158,7 +155,7 @@ export function createScope(options: ScopeOptions): (url: string | UrlParts) => 
   return (href) => {
     const url = typeof href === 'string' ? new URL(href) : href;
     if (!isAllowedHost(url.hostname, options.allowedDomains)) {
-      return { inScope: false, reason: `host ${url.hostname} is not in allowed_domains` };
+      return { inScope: false, reason: CRAWL_REASONS.hostNotAllowed(url.hostname) };
     }
     const judged = url.pathname.length + url.search.length;
     if (include.length + exclude.length > 0 && judged > MAX_JUDGED_LENGTH) {

@@ -5,6 +5,7 @@ import { log, logUrl } from '../log.js';
 import type { CrawlFetched, CrawlIO } from './crawl-io.js';
 import type { CrawlEntry } from './frontier.js';
 import type { Politeness } from './politeness.js';
+import { CRAWL_REASONS } from './reasons.js';
 
 export type VisitResult =
   | { kind: 'page'; entry: CrawlEntry; page: CrawlFetched; links: string[]; canonical: string | undefined }
@@ -28,7 +29,7 @@ function failureOf(entry: CrawlEntry, error: unknown): VisitResult {
 /** A URL whose site's robots.txt could not be reached: listed with that failure, and why the page was not tried. */
 function unreachable(entry: CrawlEntry, failure: { code: string; message: string }): VisitResult {
   const origin = new URL(entry.url).origin;
-  const why = `no page of ${origin} is fetched while its robots.txt cannot be reached (RFC 9309)`;
+  const why = CRAWL_REASONS.robotsUnreachable(origin);
   return { kind: 'error', entry, code: failure.code, message: `${failure.message} — ${why}` };
 }
 
@@ -43,7 +44,7 @@ export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promi
           // A site that did not answer at all (refused, no such host, timed out) is an error, not a robots.txt
           // refusal, although RFC 9309 §2.3.1.4 keeps its pages unread just the same.
           if (rules.unreachable) return unreachable(entry, rules.unreachable);
-          const reason = rules.disallowAllReason ?? 'disallowed by robots.txt';
+          const reason = rules.disallowAllReason ?? CRAWL_REASONS.robotsDisallowed;
           log('info', `crawl: skipped ${logUrl(entry.url)}: ${reason}`);
           return { kind: 'robots', entry, reason };
         }

@@ -10,6 +10,12 @@ import { shouldRender, type Outcome, type RenderPolicy } from '../outcome.js';
 import { snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { isFresh, type LoadedPage, type LoadOptions } from './load-page.js';
 
+// The sentences this step gives the agent (the engine is below src/output/, so they are named here, not in
+// src/output/notices.ts): a rendered page would send its requests without the caller's headers.
+export const RENDER_ALWAYS_WITH_HEADERS =
+  'render "always" cannot be used with headers: a rendered page would not carry them.';
+export const NOT_RENDERED_WITH_HEADERS = 'a read with headers is not rendered (the browser would not carry them)';
+
 export interface RenderedHtml {
   readonly html: string;
   /** The page's URL after script navigation: the base for its links. */
@@ -109,14 +115,9 @@ export async function attemptRender(
   // that carries credentials (one on their origin, src/fetch/credentials.ts) is not rendered.
   if (carriesCredentials(options.credentials, url)) {
     if (policy === 'always') {
-      throw new InvalidArgumentError(
-        'render',
-        'render "always" cannot be used with headers: a rendered page would not carry them.',
-      );
+      throw new InvalidArgumentError('render', RENDER_ALWAYS_WITH_HEADERS);
     }
-    return {
-      skipped: { reason: 'failed', message: 'a read with headers is not rendered (the browser would not carry them)' },
-    };
+    return { skipped: { reason: 'failed', message: NOT_RENDERED_WITH_HEADERS } };
   }
   try {
     return { loaded: renderedSnapshot(url, await renderer.render(url, options)) };

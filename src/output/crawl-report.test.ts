@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { CrawlResult } from '../crawl/commit.js';
-import { renderCrawlSummary } from './crawl-report.js';
+import { renderCrawl, renderCrawlSummary } from './crawl-report.js';
+import { countTokens, loadTokenizer } from '../tokens.js';
+
+await loadTokenizer();
 
 const START = 'http://127.0.0.1:1/';
 
@@ -59,5 +62,36 @@ describe('the crawl summary when nothing was read', () => {
 
   it('leaves the other stop reasons alone with nothing read', () => {
     expect(renderCrawlSummary(result({ stopReason: 'cancelled' }))).toContain('- Stopped: cancelled');
+  });
+});
+
+describe('the crawl text within MAX_OUTPUT_TOKENS', () => {
+  const scope = Array.from({ length: 60 }, (_, n) => ({
+    url: `http://elsewhere-${n}.example/a/rather/long/path/${n}`,
+    reason: `host elsewhere-${n}.example is not in allowed_domains`,
+  }));
+  const section = `# Start\n\n${'word '.repeat(15)}\n\n`;
+  const page = { url: START, finalUrl: START, title: 'Start', depth: 0, section, tokens: 20, content: section };
+  const pages = [{ ...page, isCut: false, rendered: false }];
+  const big = result({ pages, tokensUsed: 20, skipped: skipped({ scope }) });
+
+  it('is the whole text when it fits, or without a cap', async () => {
+    const text = await renderCrawl(big, [], undefined, 0);
+    expect(text).toContain(scope[49]!.url);
+    expect(text).toContain('- … and 10 more');
+  });
+
+  it('shortens the skipped lists to fit, and says so', async () => {
+    const text = await renderCrawl(big, [], undefined, 400);
+    expect(countTokens(text)).toBeLessThanOrEqual(400);
+    expect(text).toContain('# Start');
+    expect(text).toContain('### Skipped for scope (60)');
+    expect(text).toContain('shortened to fit MAX_OUTPUT_TOKENS (400)');
+  });
+
+  it('cuts the text, saying so, when the cap is smaller than even the summary', async () => {
+    const text = await renderCrawl(big, [], undefined, 60);
+    expect(countTokens(text)).toBeLessThanOrEqual(60);
+    expect(text).toContain('cut here to stay within MAX_OUTPUT_TOKENS (60)');
   });
 });

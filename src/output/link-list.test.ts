@@ -5,7 +5,7 @@ const LINES = ['- a: u1', '- bb: u2', '- ccc: u3']; // 7, 8, 9 characters; offse
 
 describe('limitLines', () => {
   it('adds whole lines until the next would pass max_length', async () => {
-    const result = await limitLines(LINES, { maxLength: 16, startIndex: 0, maxOutputTokens: 0 });
+    const result = await limitLines(LINES, { maxLength: 16, startIndex: 0, maxTokens: Infinity });
     expect(result.lines).toEqual(['- a: u1', '- bb: u2']);
     expect(result.nextIndex).toBe(17);
     expect(lineTruncationNotice(result, 'web', 16)).toBe(
@@ -15,8 +15,8 @@ describe('limitLines', () => {
   });
 
   it('returns nothing when the first line alone is too long, and continues from a line start', async () => {
-    expect((await limitLines(LINES, { maxLength: 3, startIndex: 0, maxOutputTokens: 0 })).lines).toEqual([]);
-    const rest = await limitLines(LINES, { maxLength: 0, startIndex: 8, maxOutputTokens: 0 });
+    expect((await limitLines(LINES, { maxLength: 3, startIndex: 0, maxTokens: Infinity })).lines).toEqual([]);
+    const rest = await limitLines(LINES, { maxLength: 0, startIndex: 8, maxTokens: Infinity });
     expect(rest.lines).toEqual(['- bb: u2', '- ccc: u3']);
     expect(rest.nextIndex).toBeUndefined();
     expect(lineTruncationNotice(rest, 'web', 0)).toBe('');
@@ -24,7 +24,7 @@ describe('limitLines', () => {
 
   it('cuts whole lines at the token cap', async () => {
     const many = Array.from({ length: 200 }, (_, i) => `- Link number ${i}: https://example.com/${i}`);
-    const result = await limitLines(many, { maxLength: 0, startIndex: 0, maxOutputTokens: 100 });
+    const result = await limitLines(many, { maxLength: 0, startIndex: 0, maxTokens: 100 });
     expect(result.limitedBy).toBe('max_output_tokens');
     expect(result.lines.length).toBeGreaterThan(0);
     expect(result.lines.length).toBeLessThan(20);

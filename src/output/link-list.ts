@@ -28,8 +28,8 @@ export interface LineLimitOptions {
   readonly maxLength: number;
   /** Character offset into the whole list where this part starts; must be a line start (else the next one). */
   readonly startIndex: number;
-  /** MAX_OUTPUT_TOKENS; 0 disables the cap. */
-  readonly maxOutputTokens: number;
+  /** Tokens of the list, from capLimit (src/output/truncate.ts); Infinity: no token limit. */
+  readonly maxTokens: number;
 }
 
 export interface LineLimitResult {
@@ -67,16 +67,16 @@ export async function limitLines(all: readonly string[], options: LineLimitOptio
   // The token cap, on whole lines too: keep the lines that end inside the prefix within the cap, then drop lines
   // from the end while the list still does not fit (a prefix of whole lines re-counts a token or two apart).
   // Work is bounded by the cap, not by the list.
-  if (options.maxOutputTokens > 0) {
+  if (options.maxTokens !== Infinity) {
     const joined = lines.join('\n');
-    const fits = await prefixLengthWithinTokens(joined, options.maxOutputTokens);
+    const fits = await prefixLengthWithinTokens(joined, options.maxTokens);
     if (fits < joined.length) {
       let kept = 0;
       for (let end = 0; kept < lines.length && end + lines[kept]!.length <= fits; kept++) {
         end += lines[kept]!.length + 1;
       }
       lines.length = kept;
-      while (lines.length > 0 && (await tokensWithin(lines.join('\n'), options.maxOutputTokens)) === undefined) {
+      while (lines.length > 0 && (await tokensWithin(lines.join('\n'), options.maxTokens)) === undefined) {
         lines.pop();
       }
       limitedBy = 'max_output_tokens';

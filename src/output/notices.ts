@@ -1,9 +1,15 @@
 // Every sentence a tool's text gives the agent around the content, in one place. Those a seed gives are verbatim
 // and name their seed (../shared/seeds/); the others are ours and may improve. Error messages live with their error
-// classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/).
+// classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/). The layers below
+// this one cannot import it, so their sentences are named where they are made: the crawler's skip reasons and
+// argument errors in src/crawl/reasons.ts, map's notes in src/crawl/map-site.ts (MAP_NOTES), the engine's in
+// src/engine/read-html.ts (--explain) and src/engine/render-step.ts, a missing section's in src/extract/section.ts.
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
+
+// The command line's own sentences (its flags and commands), beside these: src/output/cli-notices.ts.
+export { CLI_SENTENCES } from './cli-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
@@ -170,6 +176,52 @@ export function crawlContinueLine(id: string): string {
   return `To continue: call crawl with continue_from="${id}"`;
 }
 
+/** Ours: a crawl's page budget lowered so that its pages and its summary fit MAX_OUTPUT_TOKENS together. */
+export function crawlBudgetLowered(requested: number, lowered: number, cap: number): string {
+  return (
+    `max_tokens ${requested} was lowered to ${lowered}: MAX_OUTPUT_TOKENS (${cap}), the server's cap on one ` +
+    'result, holds the pages and this summary'
+  );
+}
+
+/** Ours: a crawl summary whose skipped lists were shortened to fit MAX_OUTPUT_TOKENS. */
+export function crawlListsShortened(cap: number): string {
+  return (
+    `The lists below are shortened to fit MAX_OUTPUT_TOKENS (${cap}), the server's cap on one result; ` +
+    'the structured result lists more'
+  );
+}
+
+/** Ours: a crawl's text cut at MAX_OUTPUT_TOKENS (a cap smaller than its summary). */
+export function crawlTextCut(cap: number): string {
+  return `<error>The crawl's text was cut here to stay within MAX_OUTPUT_TOKENS (${cap}); the structured result holds the rest.</error>`;
+}
+
+/** Ours: a crawl call with neither url nor continue_from. */
+export const CRAWL_URL_MISSING = invalidToolArguments(
+  'crawl',
+  'url is missing. Give url (where to start) for a new crawl, or continue_from (the id a stopped crawl gave) to ' +
+    'continue one.',
+);
+
+/** Ours: a crawl's MCP progress message after each page. */
+export function crawlProgressSentence(progress: {
+  pagesRead: number;
+  tokensUsed: number;
+  maxTokens: number;
+  frontierSize: number;
+}): string {
+  return (
+    `${progress.pagesRead} pages read, ${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
+    `${progress.frontierSize} URLs in the frontier`
+  );
+}
+
+/** Ours: a crawl's first MCP progress message; `idNote` says how to continue it (crawl-resume.ts). */
+export function crawlStartedSentence(idNote: string): string {
+  return `crawl started${idNote}`;
+}
+
 /** The same for a person at the command line. */
 export function cliCrawlContinueLine(id: string): string {
   return `To continue: web-reader crawl --continue ${id}`;
@@ -196,6 +248,34 @@ export function crawlLandedNote(startUrl: string, landedUrl: string): string {
     `The start URL redirected from ${from} to ${landedUrl}: the crawl followed it and stays on ${to} ` +
     `(give allowed_domains to choose the domains yourself)`
   );
+}
+
+// --- ours: arguments and tool selection -----------------------------------------------------------------------------
+
+/** Ours: a tool's arguments that failed their schema or its checks. */
+export function invalidToolArguments(toolName: string, message: string): string {
+  return `Invalid arguments for tool ${toolName}: ${message}`;
+}
+
+/**
+ * Ours: arguments the tool does not know. `shown`: the first names, already quoted; `more`: how many are not shown;
+ * `guess`: the known name one was most likely meant to be, else the `known` names are listed.
+ */
+export function unknownArguments(shown: readonly string[], more: number, guess: string | undefined, known: string[]) {
+  const plural = shown.length + more > 1 ? 's' : '';
+  const rest = more > 0 ? ` and ${more} more` : '';
+  const hint = guess ? ` — did you mean "${guess}"?` : ` (known: ${known.join(', ')})`;
+  return `unknown argument${plural} ${shown.join(', ')}${rest}${hint}`;
+}
+
+/** Ours: a --tools / TOOLS entry that names no tool or preset. */
+export function unknownToolName(name: string, variable: string, valid: readonly string[]): string {
+  return `Unknown tool '${name}' in ${variable}. Valid names: ${valid.join(', ')}.`;
+}
+
+/** Ours: a --tools / TOOLS value that selects nothing. */
+export function noToolsSelected(variable: string): string {
+  return `${variable} selects no tools.`;
 }
 
 // --- ours: selectors and sections (issue 14) ----------------------------------------------------------------------

@@ -1,7 +1,14 @@
 // The parts of a single-page result every text tool shares: the outcome status line, the page text with the seeds'
 // heading and notices, and the structured summary.
 import type { PageContent } from '../engine/page-content.js';
-import { checkStartIndex, sliceContent, truncationNotice } from './truncate.js';
+import {
+  capLimit,
+  checkStartIndex,
+  frameTokens,
+  sliceContent,
+  truncationNotice,
+  widestTruncationNotice,
+} from './truncate.js';
 import {
   contentsHeading,
   EXTRACTION_FAILED_NOTICE,
@@ -79,6 +86,7 @@ export function structuredPage(
 export async function renderPageText(
   toolName: string,
   page: PageContent,
+  /** `maxOutputTokens`: MAX_OUTPUT_TOKENS, the cap on the whole text (0: none). */
   options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number },
 ): Promise<RenderedPage> {
   if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
@@ -89,10 +97,14 @@ export async function renderPageText(
   }
   const body = options.raw ? page.raw || page.content : page.content;
   checkStartIndex(options.startIndex, body.length);
-  const slice = await sliceContent(body, options);
+  const failed = !options.raw && page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
+  const heading = contentsHeading(page.url);
+  // The heading and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
+  const cap = options.maxOutputTokens;
+  const frame = await frameTokens(cap, [failed, heading, widestTruncationNotice(body.length, toolName)]);
+  const slice = await sliceContent(body, { ...options, maxTokens: capLimit(Infinity, cap, frame) });
   const notice = truncationNotice(slice, toolName);
-  const failed = !options.raw && page.extractionFailed;
-  const parts = [failed ? EXTRACTION_FAILED_NOTICE : '', contentsHeading(page.url), slice.text, notice];
+  const parts = [failed, heading, slice.text, notice];
   const continuation =
     notice && slice.nextIndex !== undefined
       ? { notice, nextIndex: slice.nextIndex, byTokens: slice.limitedBy === 'max_output_tokens' }

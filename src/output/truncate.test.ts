@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { sliceContent, truncationNotice } from './truncate.js';
+import { capLimit, loweredByCap, sliceContent, truncationNotice } from './truncate.js';
 import { countTokens, loadTokenizer } from '../tokens.js';
 
 // countTokens is synchronous: the encoding it uses is loaded once, here.
 await loadTokenizer();
 
-const NO_CAP = { maxOutputTokens: 0 };
+const NO_CAP = { maxTokens: Infinity };
 
 describe('sliceContent', () => {
   it('returns everything when no limit applies', async () => {
@@ -38,7 +38,7 @@ describe('sliceContent', () => {
 
   it('caps output at MAX_OUTPUT_TOKENS with a real tokenizer, at a clean break', async () => {
     const content = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit.\n'.repeat(500);
-    const result = await sliceContent(content, { maxLength: 0, startIndex: 0, maxOutputTokens: 100 });
+    const result = await sliceContent(content, { maxLength: 0, startIndex: 0, maxTokens: 100 });
     expect(result.limitedBy).toBe('max_output_tokens');
     expect(countTokens(result.text)).toBeLessThanOrEqual(100);
     expect(result.text.endsWith('\n')).toBe(true);
@@ -48,7 +48,19 @@ describe('sliceContent', () => {
 
   it('a small max_length is honoured as is under the token cap', async () => {
     const content = 'word '.repeat(1000);
-    const result = await sliceContent(content, { maxLength: 50, startIndex: 0, maxOutputTokens: 20000 });
+    const result = await sliceContent(content, { maxLength: 50, startIndex: 0, maxTokens: 20000 });
     expect(result).toMatchObject({ limitedBy: 'max_length', nextIndex: 50 });
+  });
+});
+
+describe('capLimit: the one cap rule', () => {
+  it('lowers a larger limit to the cap less the frame, keeps a smaller one, and does nothing without a cap', () => {
+    expect(capLimit(20000, 600)).toBe(600);
+    expect(capLimit(20000, 600, 200)).toBe(400);
+    expect(capLimit(300, 600, 200)).toBe(300);
+    expect(capLimit(Infinity, 0, 200)).toBe(Infinity);
+    expect(capLimit(Infinity, 100, 500)).toBe(1);
+    expect(loweredByCap(20000, 600)).toBe(true);
+    expect(loweredByCap(500, 600)).toBe(false);
   });
 });

@@ -1,17 +1,53 @@
 // Length limits and continuation (seed fetch-tool.md "Length Limiting", SPEC "Continuation" and "Context-safe by
 // default"). Content is sliced from `startIndex`, cut at `maxLength` characters, and, when the caller gave no
 // smaller limit, at the server-wide token cap. Every cut says so and names the start_index that continues.
+// The one cap rule lives here too (capLimit): MAX_OUTPUT_TOKENS lowers a caller's limit, with the result's frame
+// (heading, notices, a crawl's summary) counted inside the cap; page text, link lists, map, read_url, web_scraper
+// and crawl all ask it.
 import { InvalidArgumentError } from '../errors.js';
-import { prefixLengthWithinTokens } from '../tokens.js';
+import { countTokensAsync, prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { startIndexPastEnd, truncationSentence } from './notices.js';
+
+// Tokens kept free for each seam between a result's parts: a '\n\n' join can re-count a token or two.
+const SEAM_TOKENS = 4;
+
+/**
+ * The one cap rule (SPEC "Context-safe by default"): MAX_OUTPUT_TOKENS (`cap`; 0: no cap) lowers a caller's own
+ * token limit (`requested`; Infinity: none) and never raises it, less the tokens the result's frame takes inside the
+ * cap (`frame`, from frameTokens). At least 1 under a cap: a frame larger than a tiny cap leaves its body one token.
+ */
+export function capLimit(requested: number, cap: number, frame = 0): number {
+  if (cap <= 0) return requested;
+  return Math.min(requested, Math.max(1, cap - frame));
+}
+
+/** True when `cap` lowered `requested` (the result says so). */
+export function loweredByCap(requested: number, cap: number, frame = 0): boolean {
+  return capLimit(requested, cap, frame) < requested;
+}
+
+/** True when `text` fits the cap whole (always without a cap). */
+export async function fitsCap(text: string, cap: number): Promise<boolean> {
+  return cap <= 0 || (await tokensWithin(text, cap)) !== undefined;
+}
+
+/**
+ * The tokens a result's frame takes inside the cap: its parts (heading, notices; a notice with its largest numbers)
+ * as they are joined, with room for the seams between them and the body. 0 without a cap: nothing is counted.
+ */
+export async function frameTokens(cap: number, parts: readonly string[]): Promise<number> {
+  if (cap <= 0) return 0;
+  const present = parts.filter((part) => part !== '');
+  return (await countTokensAsync(present.join('\n\n'))) + SEAM_TOKENS * (present.length + 1);
+}
 
 export interface SliceOptions {
   /** Characters to return; 0 means no character limit. */
   readonly maxLength: number;
   /** Character offset to start from (a continuation). */
   readonly startIndex: number;
-  /** MAX_OUTPUT_TOKENS; 0 disables the cap. */
-  readonly maxOutputTokens: number;
+  /** Tokens of the slice, from capLimit (MAX_OUTPUT_TOKENS less the frame); Infinity: no token limit. */
+  readonly maxTokens: number;
 }
 
 export interface SliceResult {
@@ -47,8 +83,8 @@ export async function sliceContent(content: string, options: SliceOptions): Prom
   }
   // The token cap applies only when the caller gave no explicit limit that is smaller: a max_length whose
   // characters already fit the cap is the caller's choice and is honoured as it is.
-  if (options.maxOutputTokens > 0) {
-    const fits = await prefixLengthWithinTokens(rest, options.maxOutputTokens);
+  if (options.maxTokens !== Infinity) {
+    const fits = await prefixLengthWithinTokens(rest, options.maxTokens);
     if (fits < rest.length) {
       rest = rest.slice(0, cleanBreak(rest, fits));
       limitedBy = 'max_output_tokens';
@@ -74,6 +110,17 @@ export function truncationNotice(result: SliceResult, toolName: string): string 
     totalLength: result.totalLength,
     nextIndex: result.nextIndex,
     byTokens: result.limitedBy === 'max_output_tokens',
+    toolName,
+  });
+}
+
+/** The longest truncation notice a content of `totalLength` characters can get: what a frame reserves for it. */
+export function widestTruncationNotice(totalLength: number, toolName: string): string {
+  return truncationSentence({
+    limit: totalLength,
+    totalLength: 2 * totalLength,
+    nextIndex: totalLength,
+    byTokens: true,
     toolName,
   });
 }

@@ -12,7 +12,9 @@ import type { ReadOptions } from '../engine/page-content.js';
 import { InvalidArgumentError } from '../errors.js';
 import { bindCredentials } from '../fetch/credentials.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
-import { crawlLandedNote, selectorMatchedNothing } from '../output/notices.js';
+import { CRAWL_SUMMARY_TOKENS } from '../output/crawl-report.js';
+import { crawlBudgetLowered, crawlLandedNote, CRAWL_URL_MISSING, selectorMatchedNothing } from '../output/notices.js';
+import { capLimit } from '../output/truncate.js';
 import { statusLine } from '../output/page-text.js';
 import { handOutResumeId, resumeStoreFor, takeResumeState } from './crawl-resume.js';
 import { loadRobots, loadSitemap } from './site-files.js';
@@ -84,7 +86,7 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}): CrawlI
 
 export interface CrawlRun {
   readonly result: CrawlResult;
-  /** What the summary adds (a budget lowered to MAX_OUTPUT_TOKENS). */
+  /** What the summary adds (a budget lowered to fit MAX_OUTPUT_TOKENS). */
   readonly notes: string[];
   /** The id that continues the crawl, when it stopped at its time limit or a graceful stop with work left. */
   readonly continueFrom?: string;
@@ -158,20 +160,15 @@ export async function runCrawl(
     result = await crawlWith({ ...resume.scope, ...runtime, resume });
   } else {
     if (request.url === undefined) {
-      throw new InvalidArgumentError(
-        'url',
-        'Invalid arguments for tool crawl: url is missing. Give url (where to start) for a new crawl, or ' +
-          'continue_from (the id a stopped crawl gave) to continue one.',
-      );
+      throw new InvalidArgumentError('url', CRAWL_URL_MISSING);
     }
     const start = parseUrlArgument(request.url);
     const requested = request.maxTokens ?? config.defaultMaxTokens;
     const cap = config.maxOutputTokens;
-    // SPEC "Context-safe by default": MAX_OUTPUT_TOKENS caps a result unless the caller's own limit is smaller.
-    const maxTokens = cap > 0 && requested > cap ? cap : requested;
-    if (maxTokens < requested) {
-      notes.push(`max_tokens ${requested} was lowered to MAX_OUTPUT_TOKENS (${cap}), the server's cap on one result`);
-    }
+    // SPEC "Context-safe by default": MAX_OUTPUT_TOKENS caps a result unless the caller's own limit is smaller, and
+    // the summary counts inside it (src/output/crawl-report.ts).
+    const maxTokens = capLimit(requested, cap, CRAWL_SUMMARY_TOKENS);
+    if (maxTokens < requested) notes.push(crawlBudgetLowered(requested, maxTokens, cap));
     const scope = {
       url: start.href,
       maxTokens,

@@ -25,7 +25,7 @@ export const crawlInputShape = {
   max_tokens: integerBetween('max_tokens', 1, 10_000_000)
     .optional()
     .describe(
-      'Token budget for all pages together (default DEFAULT_MAX_TOKENS, 100000, lowered to MAX_OUTPUT_TOKENS when that is smaller). Never exceeded: the page that does not fit is cut with a notice',
+      'Token budget for all pages together (default DEFAULT_MAX_TOKENS, 100000, lowered so that the pages and the summary fit MAX_OUTPUT_TOKENS when that is smaller). Never exceeded: the page that does not fit is cut with a notice',
     ),
   allowed_domains: stringList('allowed_domains')
     .optional()

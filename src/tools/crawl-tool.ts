@@ -6,7 +6,7 @@
 // them); this file is the tool: its description, its call, its text and its progress.
 import type { CrawlProgress } from '../crawl/crawl-site.js';
 import { renderCrawl } from '../output/crawl-report.js';
-import { crawlContinueLine } from '../output/notices.js';
+import { crawlContinueLine, crawlProgressSentence, crawlStartedSentence } from '../output/notices.js';
 import { crawlIdNote } from '../runs/crawl-resume.js';
 import { runCrawl } from '../runs/crawl-run.js';
 import { crawlInputShape, crawlOutputShape, crawlRequest, crawlToolResult } from './crawl-schema.js';
@@ -28,10 +28,7 @@ export function toolProgress(progress: CrawlProgress, crawlId?: string): ToolPro
 }
 
 export function progressMessage(progress: CrawlProgress): string {
-  return (
-    `${progress.pagesRead} pages read, ${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
-    `${progress.frontierSize} URLs in the frontier`
-  );
+  return crawlProgressSentence(progress);
 }
 
 export const crawlTool: ToolDefinition<typeof crawlInputShape> = {
@@ -59,12 +56,17 @@ export const crawlTool: ToolDefinition<typeof crawlInputShape> = {
       // Told at once, before the first page: a replica may die before it reads one.
       onRunning: (id) => {
         crawlId = id;
-        onProgress?.({ progress: 0, message: `crawl started${crawlIdNote(id)}` });
+        onProgress?.({ progress: 0, message: crawlStartedSentence(crawlIdNote(id)) });
         onContinueFrom?.(id);
       },
     });
     return {
-      text: renderCrawl(run.result, run.notes, run.continueFrom && crawlContinueLine(run.continueFrom)),
+      text: await renderCrawl(
+        run.result,
+        run.notes,
+        run.continueFrom && crawlContinueLine(run.continueFrom),
+        engine.config.maxOutputTokens,
+      ),
       structured: crawlToolResult(run),
       // Nothing read yet but a continuation ready (a slow start page at the time limit) is not a failure.
       ...(run.result.pages.length === 0 && !run.continueFrom ? { isError: true } : {}),

@@ -5,6 +5,7 @@ import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/lin
 import { limitLines, markdownLink } from '../output/link-list.js';
 import { filteredLinksHeading, LINK_LIST_CAPPED_NOTICE, noFilteredLinks, noLinksReason } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
+import { capLimit, frameTokens } from '../output/truncate.js';
 import { urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
@@ -70,11 +71,10 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
     ].filter((part) => part !== '');
     const heading = filteredLinksHeading(args.url, args.filter, counts);
     const lines = [...section('Internal links', wanted.internal), ...section('External links', wanted.external)];
-    const limited = await limitLines(lines, {
-      maxLength: 0,
-      startIndex: 0,
-      maxOutputTokens: engine.config.maxOutputTokens,
-    });
+    // The heading and the notice count inside MAX_OUTPUT_TOKENS (capLimit).
+    const cap = engine.config.maxOutputTokens;
+    const frame = await frameTokens(cap, [heading, LINK_LIST_CAPPED_NOTICE]);
+    const limited = await limitLines(lines, { maxLength: 0, startIndex: 0, maxTokens: capLimit(Infinity, cap, frame) });
     const capped = limited.limitedBy === 'max_output_tokens';
     const notice = capped ? `\n\n${LINK_LIST_CAPPED_NOTICE}` : '';
     return {

@@ -4,6 +4,7 @@ import { limitLines, linkLine, linkPageSummary, siteLinks } from '../output/link
 import { linksCappedNotice, linksHeading, noLinksRead, noLinksReason } from '../output/notices.js';
 import { booleanArgument, integerAtLeast, urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
+import { capLimit, frameTokens } from '../output/truncate.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -34,10 +35,16 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
       };
     }
     const chosen = links.slice(0, args.max_links);
-    // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS) still holds for a very large max_links.
+    // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS, heading and notice inside it) still holds for a
+    // very large max_links.
+    const cap = engine.config.maxOutputTokens;
+    const frame = await frameTokens(cap, [
+      linksHeading(chosen.length, links.length, args.url),
+      linksCappedNotice(chosen.length),
+    ]);
     const limited = await limitLines(
       chosen.map((link) => linkLine(link, args.titles)),
-      { maxLength: 0, startIndex: 0, maxOutputTokens: engine.config.maxOutputTokens },
+      { maxLength: 0, startIndex: 0, maxTokens: capLimit(Infinity, cap, frame) },
     );
     const shown = chosen.slice(0, limited.lines.length);
     const capped = limited.limitedBy === 'max_output_tokens';

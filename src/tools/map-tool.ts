@@ -9,7 +9,8 @@ import { normalizeUrl } from '../crawl/normalize-url.js';
 import type { Engine } from '../engine/engine.js';
 import { parseUrlArgument } from '../fetch/url-argument.js';
 import { limitLines } from '../output/link-list.js';
-import { mapLine, mapNotes, renderMap } from '../output/map-report.js';
+import { mapHeading, mapLine, mapNotes, renderMap } from '../output/map-report.js';
+import { capLimit, frameTokens } from '../output/truncate.js';
 import { boundedString, integerBetween, patternList, stringList, urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { loadRobots, loadSitemap } from '../runs/site-files.js';
@@ -118,10 +119,16 @@ export const mapTool: ToolDefinition<typeof inputShape> = {
     const result = await runMap(engine, args, signal);
     // Nothing found and the start page failed: that failure is the answer (a refused address, a 404, a timeout).
     if (result.urls.length === 0 && result.startPageError !== undefined) throw result.startPageError;
+    // The heading and the notes (the cap's own among them) count inside MAX_OUTPUT_TOKENS (capLimit).
+    const cap = engine.config.maxOutputTokens;
+    const frame = await frameTokens(cap, [
+      mapHeading(result.urls.length, result.url),
+      mapNotes(result, args.max_urls, 0).join('\n'),
+    ]);
     const limited = await limitLines(result.urls.map(mapLine), {
       maxLength: 0,
       startIndex: 0,
-      maxOutputTokens: engine.config.maxOutputTokens,
+      maxTokens: capLimit(Infinity, cap, frame),
     });
     const shown = result.urls.slice(0, limited.lines.length);
     const capped = shown.length < result.urls.length;

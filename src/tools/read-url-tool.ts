@@ -4,7 +4,14 @@
 import type { PageContent } from '../engine/page-content.js';
 import { isWebUrl, uniqueLinks } from '../extract/link-set.js';
 import { markdownLink } from '../output/link-list.js';
-import { checkStartIndex, sliceContent, truncationNotice } from '../output/truncate.js';
+import {
+  capLimit,
+  checkStartIndex,
+  frameTokens,
+  sliceContent,
+  truncationNotice,
+  widestTruncationNotice,
+} from '../output/truncate.js';
 import { EXTRACTION_FAILED_NOTICE, sectionLine, selectorMatchedNothing } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
@@ -65,23 +72,28 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
     const links = args.include_links ? linksSection(page) : '';
     const body = [page.content, links].filter((part) => part !== '').join('\n\n');
     checkStartIndex(args.start_index, body.length);
+    const words = await countWords(page.content);
+    const tokens = await countTokensAsync(page.content);
+    const header = (truncated: boolean) =>
+      [
+        `Title: ${page.title ?? '(none)'}`,
+        `URL: ${page.finalUrl}`,
+        `Words: ${words} | Tokens: ${tokens} | Status: ${readUrlStatus(page, truncated)}`,
+        ...(page.section?.found ? [sectionLine(page.section.number, page.section.text)] : []),
+      ].join('\n');
+    const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
+    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url) : '';
+    // The header and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
+    const cap = engine.config.maxOutputTokens;
+    const widest = widestTruncationNotice(body.length, 'read_url');
+    const frame = await frameTokens(cap, [header(true), '---', failed, unmatched, widest]);
     const slice = await sliceContent(body, {
       maxLength,
       startIndex: args.start_index,
-      maxOutputTokens: engine.config.maxOutputTokens,
+      maxTokens: capLimit(Infinity, cap, frame),
     });
     const truncated = slice.nextIndex !== undefined;
-    const words = await countWords(page.content);
-    const tokens = await countTokensAsync(page.content);
-    const header = [
-      `Title: ${page.title ?? '(none)'}`,
-      `URL: ${page.finalUrl}`,
-      `Words: ${words} | Tokens: ${tokens} | Status: ${readUrlStatus(page, truncated)}`,
-      ...(page.section?.found ? [sectionLine(page.section.number, page.section.text)] : []),
-    ].join('\n');
-    const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
-    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url) : '';
-    const parts = [header, '---', failed, unmatched, slice.text, truncationNotice(slice, 'read_url')];
+    const parts = [header(truncated), '---', failed, unmatched, slice.text, truncationNotice(slice, 'read_url')];
     const rendered = { text: '', truncated, nextIndex: slice.nextIndex, totalLength: slice.totalLength };
     return {
       text: parts.filter((part) => part !== '').join('\n\n'),

@@ -1,5 +1,6 @@
 // Which tools exist, the presets of SPEC "Tools", and the choice a server makes with --tools / WEB_READER_TOOLS.
 import { InvalidArgumentError } from '../errors.js';
+import { noToolsSelected, unknownToolName } from '../output/notices.js';
 import { crawlTool } from './crawl-tool.js';
 import { extractLinksTool } from './extract-links-tool.js';
 import { fetchTool } from './fetch-tool.js';
@@ -55,11 +56,11 @@ export function selectTools(spec: string, variable = 'WEB_READER_TOOLS'): AnyToo
     }
     const tool = findTool(name);
     if (!tool) {
-      const valid = [...ALL_TOOLS.map((t) => t.name), ...Object.keys(PRESETS)].join(', ');
-      throw new InvalidArgumentError(variable, `Unknown tool '${name}' in ${variable}. Valid names: ${valid}.`);
+      const valid = [...ALL_TOOLS.map((t) => t.name), ...Object.keys(PRESETS)];
+      throw new InvalidArgumentError(variable, unknownToolName(name, variable, valid));
     }
     add(tool);
   }
-  if (chosen.length === 0) throw new InvalidArgumentError(variable, `${variable} selects no tools.`);
+  if (chosen.length === 0) throw new InvalidArgumentError(variable, noToolsSelected(variable));
   return chosen;
 }

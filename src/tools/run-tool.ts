@@ -5,6 +5,7 @@ import { cleanStrings, cleanText } from '../clean-text.js';
 import { InvalidArgumentError } from '../errors.js';
 import { countToolCall } from '../metrics.js';
 import { quoteInput } from '../quote.js';
+import { invalidToolArguments, unknownArguments } from '../output/notices.js';
 import { failureOutput } from './failure.js';
 import type { AnyTool } from './registry.js';
 import type { ToolContext, ToolOutput } from './types.js';
@@ -18,18 +19,13 @@ export function describeArgumentError(tool: AnyTool, error: z.ZodError): Invalid
     // The names are the caller's input: each is quoted within bounds, and a flood of them is counted, not listed.
     // The closest known name is suggested: agents often send camelCase (`maxLength`) for snake_case arguments.
     const shown = issue.keys.slice(0, 5).map((key) => `"${quoteInput(key)}"`);
-    const more = issue.keys.length > shown.length ? ` and ${issue.keys.length - shown.length} more` : '';
     const known = Object.keys(tool.inputShape);
     const guess = issue.keys.length === 1 ? closestName(issue.keys[0]!, known) : undefined;
-    const hint = guess ? ` — did you mean "${guess}"?` : ` (known: ${known.join(', ')})`;
-    message = `unknown argument${issue.keys.length > 1 ? 's' : ''} ${shown.join(', ')}${more}${hint}`;
-    return new InvalidArgumentError(
-      issue.keys[0]!.slice(0, 100),
-      `Invalid arguments for tool ${tool.name}: ${message}`,
-    );
+    message = unknownArguments(shown, issue.keys.length - shown.length, guess, known);
+    return new InvalidArgumentError(issue.keys[0]!.slice(0, 100), invalidToolArguments(tool.name, message));
   }
   if (!message.includes(argument)) message = `${argument}: ${message}`;
-  return new InvalidArgumentError(argument, `Invalid arguments for tool ${tool.name}: ${message}`);
+  return new InvalidArgumentError(argument, invalidToolArguments(tool.name, message));
 }
 
 /**

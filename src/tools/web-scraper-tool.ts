@@ -20,6 +20,7 @@ import {
   selectorMatchedNothing,
 } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
+import { capLimit } from '../output/truncate.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
@@ -186,7 +187,7 @@ async function fitTokenCap(
   if (!(await fits(fitted))) {
     const overhead = await size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
     // With chunks the words appear twice (text and chunks): each gets half of what is left.
-    const budget = Math.max(0, Math.floor((cap - overhead) / (fitted.chunks ? 2 : 1)) - 50);
+    const budget = Math.floor(capLimit(Infinity, cap, overhead + 50) / (fitted.chunks ? 2 : 1));
     const cut = fitted.text
       .slice(0, await prefixLengthWithinTokens(fitted.text, budget))
       .replace(/\S*$/, '')

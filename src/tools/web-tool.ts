@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { limitLines, lineTruncationNotice, linkLine, linkPageSummary, siteLinks } from '../output/link-list.js';
 import { allLinksFound, noLinksFound, noLinksReason, withRenderNote } from '../output/notices.js';
-import { checkStartIndex } from '../output/truncate.js';
+import { capLimit, checkStartIndex, frameTokens, widestTruncationNotice } from '../output/truncate.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
@@ -61,10 +61,14 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   }
   const lines = links.map((link) => linkLine(link, true));
   const heading = allLinksFound(links.length, args.url);
+  // The heading and the notice count inside MAX_OUTPUT_TOKENS (capLimit).
+  const cap = engine.config.maxOutputTokens;
+  const total = lines.reduce((sum, line) => sum + line.length + 1, 0);
+  const frame = await frameTokens(cap, [heading, widestTruncationNotice(total, 'web')]);
   const limited = await limitLines(lines, {
     maxLength: linesBudget(args.max_length, heading),
     startIndex: args.start_index,
-    maxOutputTokens: engine.config.maxOutputTokens,
+    maxTokens: capLimit(Infinity, cap, frame),
   });
   checkStartIndex(args.start_index, limited.totalLength, 'the link list');
   const notice = lineTruncationNotice(limited, 'web', args.max_length);
