@@ -54,7 +54,8 @@ describe('web-reader read, by content type', () => {
   });
 
   it('caps a long PDF at MAX_OUTPUT_TOKENS with a continuation notice, and --start-index continues it', async () => {
-    const first = await read('/long.pdf', [], { MAX_OUTPUT_TOKENS: '80' });
+    // 160: the heading and the continuation notice count inside the cap too (src/output/truncate.ts capLimit).
+    const first = await read('/long.pdf', [], { MAX_OUTPUT_TOKENS: '160' });
     expect(first.stdout).toContain(longPdfLine(1));
     expect(first.stdout).not.toContain(longPdfLine(40));
     // The CLI says how to read on with its own flags, on stderr, not the tool's "call fetch again".
