@@ -152,6 +152,8 @@ describe('web-reader crawl', () => {
     expect(first.code).toBe(0);
     const one = JSON.parse(first.stdout) as CrawlToolResult;
     expect(one.stop_reason).toBe('time_limit');
+    // Page 2 hangs at the head of the frontier: at most pages 0 and 1 are read (fewer on a loaded machine).
+    expect(one.pages_read).toBeLessThanOrEqual(2);
     expect(one.continue_from).toMatch(/^[0-9a-f-]{36}$/);
 
     const second = await cli(['crawl', '--continue', one.continue_from!, '--max-seconds', '20']);
@@ -160,7 +162,7 @@ describe('web-reader crawl', () => {
     const read = [...second.stdout.matchAll(/^URL: .*(\/cli-tree\/\d+)$/gm)].map((match) => match[1]);
     const all = [...one.pages.map((page) => new URL(page.url).pathname), ...read];
     expect([...all].sort()).toEqual([...paths].sort());
-    expect(second.stdout).toContain(`## [${one.pages_read + 1}] Tree 2`);
+    expect(second.stdout).toContain(`## [${one.pages_read + 1}] Tree ${one.pages_read}`); // numbered after the first
 
     // The id continued once; again, it is refused with advice.
     const again = await cli(['crawl', '--continue', one.continue_from!]);

@@ -64,11 +64,10 @@ describe('crawl within max_seconds over MCP', () => {
       name: 'crawl',
       arguments: { url: start, max_seconds: 2, max_pages: 100 },
     })) as CallToolResult;
-    const elapsed = Date.now() - began;
-    // The hanging page would hold the call for FETCH_TIMEOUT (20 s); the deadline ends it at 2 s (+ a margin for a
-    // busy machine).
-    expect(elapsed).toBeLessThan(2000 + 3000);
-    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    // The hanging page would hold the call for FETCH_TIMEOUT (20 s), and the crawl would then end another way:
+    // stop_reason 'time_limit' below says the deadline ended it. Only the lower bound is timed (load never makes a
+    // timer early).
+    expect(Date.now() - began).toBeGreaterThanOrEqual(1900);
     const one = first.structuredContent as CrawlToolResult;
     const text = textOf(first);
     expect(first.isError).toBeFalsy();
@@ -105,19 +104,24 @@ describe('crawl within max_seconds over MCP', () => {
       arguments: { url: start, max_seconds: 2, max_pages: 6 },
     })) as CallToolResult;
     const one = first.structuredContent as CrawlToolResult;
-    expect(one.pages_read).toBe(2);
+    // Page 2 hangs at the head of the frontier: at most pages 0 and 1 before the time limit (fewer when a loaded
+    // machine starts the server's first crawl slowly); the count is what the sum below is held to.
+    expect(one.stop_reason).toBe('time_limit');
+    expect(one.pages_read).toBeLessThanOrEqual(2);
     const second = (await client.callTool({
       name: 'crawl',
       // Scope and budgets are the crawl's: a max_pages given again does not reset them.
       arguments: { continue_from: one.continue_from, max_pages: 100 },
     })) as CallToolResult;
     const two = second.structuredContent as CrawlToolResult;
-    expect(two.pages_read).toBe(4);
+    expect(two.pages_read).toBe(6 - one.pages_read);
     expect(two.total_pages_read).toBe(6);
     expect(two.stop_reason).toBe('max_pages');
 
     const { start: tokensStart } = slowTree(30);
-    const budget = one.tokens_used + 250; // the first call's two pages, then about one more page's worth
+    // Two pages' worth (what the time-limited call below can read at most, page 2 hanging), then about one more.
+    const perPage = Math.max(...[...one.pages, ...two.pages].map((page) => page.tokens));
+    const budget = 2 * perPage + 250;
     const a = (
       await client.callTool({ name: 'crawl', arguments: { url: tokensStart, max_seconds: 2, max_tokens: budget } })
     ).structuredContent as CrawlToolResult;
@@ -220,12 +224,12 @@ describe('crawl within max_seconds elsewhere', () => {
     try {
       const stop = new AbortController();
       setTimeout(() => stop.abort(), 1000);
-      const began = Date.now();
+      // Without the stop, the hanging page would hold the crawl for FETCH_TIMEOUT (20 s) and it would end another
+      // way: stop_reason 'stopped' says the stop signal ended it. Page 2 hangs: at most pages 0 and 1 are read.
       const output = await runTool(crawlTool, { url: start }, { engine, stopSignal: stop.signal });
-      expect(Date.now() - began).toBeLessThan(4000);
       const data = output.structured as unknown as CrawlToolResult;
       expect(data.stop_reason).toBe('stopped');
-      expect(data.pages_read).toBe(2);
+      expect(data.pages_read).toBeLessThanOrEqual(2);
       expect(output.text).toContain('- Stopped: server shutting down');
       // The in-memory resume store goes with the process: no continue_from, and the agent is told to start again.
       expect(output.text).not.toMatch(CONTINUE_LINE);
