@@ -87,7 +87,7 @@ describeWithRedis('three replicas sharing one Redis', (redis) => {
     // Each replica's extraction workers start on its first reads, a burst of CPU that would delay a request after
     // its turn was taken (see test/spacing.ts): start them before anything is measured.
     await Promise.all(Array.from({ length: 6 }, (_, n) => callFetch(replica(n), warmUp.url(`/html?warm=${n}`))));
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await Promise.all(replicas.map((one) => one.stop()));

@@ -315,9 +315,8 @@ describe('crawlSite', () => {
 
     it('stops at the time limit without waiting for the page in flight, which the continuation reads', async () => {
       const io = hangingIO();
-      const started = Date.now();
+      // /hang answers only when aborted: the time limit is what ended the crawl, and it aborted the page in flight.
       const first = await crawlSite(options({ timeLimitMs: 150 }), io);
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(first.stopReason).toBe('time_limit');
       expect(paths(first)).toEqual(['/', '/a']); // /hang holds the head of the frontier
       expect(io.aborted).toEqual([`${ORIGIN}/hang`]);

@@ -54,13 +54,13 @@ it('reads a 9 MB feed and 9 MB of JSON while /healthz keeps answering', { timeou
   // bodies in flight). CPU time between answers, not wall-clock time, so a loaded machine does not fail it.
   expect(loop.longestLoopCpuMs, JSON.stringify(loop)).toBeLessThan(750);
 
-  expect(feed.success, feed.error ?? "").toBe(true);
+  expect(feed.success, feed.error ?? '').toBe(true);
   // The feed rendered as Markdown (not fenced XML), its title and items clean.
   expect(feed.result?.text).toContain('Big feed');
   expect(feed.result?.text).toContain('Item 0');
   expect(feed.result?.text).not.toContain('<item>');
   expect(feed.result?.text).not.toMatch(/[\u200b\u202e]/);
-  expect(json.success, json.error ?? "").toBe(true);
+  expect(json.success, json.error ?? '').toBe(true);
   // Pretty-printed: one key a line.
   expect(json.result?.text).toMatch(/\n {4}"id": 0,\n/);
 });

@@ -13,6 +13,7 @@ import { crawlTool } from '../../src/tools/crawl-tool.js';
 import { runTool } from '../../src/tools/run-tool.js';
 import { addSlowTree } from '../crawl-site.js';
 import { startTestHttpServer, type TestHttpServer } from '../http/http-harness.js';
+import { expectStopsGrowing } from '../stops-growing.js';
 import { useMcpSession } from './session.js';
 
 const CONTINUE_LINE = /To continue: call crawl with continue_from="([0-9a-f-]{36})"/;
@@ -274,13 +275,11 @@ describe('crawl as an MCP task (protocol 2025-11-25)', () => {
       },
       (await import('@modelcontextprotocol/sdk/experimental/tasks')).CreateTaskResultSchema,
     );
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    await client.experimental.tasks.cancelTask(created.task.taskId);
-    await new Promise((resolve) => setTimeout(resolve, 400));
     const hits = () => paths.reduce((sum, path) => sum + server.hits(path), 0);
-    const atCancel = hits();
-    await new Promise((resolve) => setTimeout(resolve, 1200));
-    expect(hits()).toBe(atCancel);
+    await expect.poll(hits, { timeout: 10_000 }).toBeGreaterThanOrEqual(3); // under way, however slow the machine
+    await client.experimental.tasks.cancelTask(created.task.taskId);
+    // A request already sent may still land; then no more (a crawl not stopped reads a page every 150 ms).
+    await expectStopsGrowing(hits, 'pages read after the task was cancelled', { quietMs: 1200 });
     expect((await client.experimental.tasks.getTask(created.task.taskId)).status).toBe('cancelled');
   });
 
@@ -301,10 +300,8 @@ describe('crawl as an MCP task (protocol 2025-11-25)', () => {
       );
       await expect.poll(hits, { timeout: 10_000 }).toBeGreaterThanOrEqual(3);
       await transport.terminateSession();
-      await new Promise((resolve) => setTimeout(resolve, 400)); // a request already sent may still land
-      const atEnd = hits();
-      await new Promise((resolve) => setTimeout(resolve, 1200));
-      expect(hits()).toBe(atEnd);
+      // A request already sent may still land; then no more (a crawl not stopped reads a page every 150 ms).
+      await expectStopsGrowing(hits, 'pages read after the session ended', { quietMs: 1200 });
     } finally {
       await client.close().catch(() => undefined);
       await http.close();
