@@ -21,6 +21,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     teardownTimeout: 20_000,
+    // - expect.poll waits up to 10 s (vitest's default is 1 s): a poll ends as soon as its condition holds, so the
+    //   limit costs nothing when all is well and only fails a condition that never comes.
+    expect: { poll: { timeout: 10_000 } },
     // - No retries: a test that passes only the second time is a bug to fix, not to hide.
     retry: 0,
   },

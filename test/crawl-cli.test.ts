@@ -147,8 +147,11 @@ describe('web-reader crawl', () => {
   });
 
   it('stops at --max-seconds, prints how to continue, and --continue ID reads the rest', async () => {
-    const paths = addSlowTree(server, { count: 20, delayMs: 150, hangOnce: 2, prefix: '/cli-tree' });
+    let firstCall = true;
+    const hangWhile = () => firstCall; // page 2 hangs in the first call only, whenever (or if) that call asks for it
+    const paths = addSlowTree(server, { count: 20, delayMs: 150, hangOnce: 2, hangWhile, prefix: '/cli-tree' });
     const first = await cli(['crawl', server.url(paths[0]!), '--max-seconds', '2', '--json']);
+    firstCall = false;
     expect(first.code).toBe(0);
     const one = JSON.parse(first.stdout) as CrawlToolResult;
     expect(one.stop_reason).toBe('time_limit');
@@ -156,7 +159,8 @@ describe('web-reader crawl', () => {
     expect(one.pages_read).toBeLessThanOrEqual(2);
     expect(one.continue_from).toMatch(/^[0-9a-f-]{36}$/);
 
-    const second = await cli(['crawl', '--continue', one.continue_from!, '--max-seconds', '20']);
+    // A limit far above what the rest takes, even on a loaded machine: the frontier empties first.
+    const second = await cli(['crawl', '--continue', one.continue_from!, '--max-seconds', '600']);
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('- Stopped: every URL in scope was visited');
     const read = [...second.stdout.matchAll(/^URL: .*(\/cli-tree\/\d+)$/gm)].map((match) => match[1]);

@@ -89,7 +89,7 @@ describe('web-reader read at the network edge', () => {
     expect(run.stderr).toContain(`Timed out after 1500 ms fetching ${url}`);
     // The stalled handshake was dropped at the 1.5 s deadline, well before the old code's control: undici's 10 s
     // connect timeout. Timed at the socket, so the process's start-up and a busy machine do not count.
-    await vi.waitFor(() => expect(heldOpen).toHaveLength(1));
+    await vi.waitFor(() => expect(heldOpen).toHaveLength(1), { timeout: 10_000 });
     expect(heldOpen[0]).toBeLessThan(8000);
   });
 

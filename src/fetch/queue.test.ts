@@ -142,13 +142,16 @@ describe('createRequestQueue', () => {
     const options = { signal: controller.signal, timeoutMs: 8000 };
     const calls = [];
     for (let i = 0; i < 4; i++) calls.push(queue.schedule('http://stalled.test/', stalled, options));
+    // Requests turn slow on timers: wait for the state to be reached, however late a loaded machine runs them.
+    await expect.poll(() => queue.active).toBe(2); // the host's own limit, although slow requests freed the shared slots
     await sleep(50);
-    expect(queue.active).toBe(2); // the host's own limit, although slow requests freed the shared slots
+    expect(queue.active).toBe(2);
     for (const host of ['b', 'c', 'd', 'e']) {
       for (let i = 0; i < 2; i++) calls.push(queue.schedule(`http://${host}.test/`, stalled, options));
     }
+    await expect.poll(() => queue.active).toBe(8); // the ceiling
     await sleep(50);
-    expect(queue.active).toBe(8); // the ceiling
+    expect(queue.active).toBe(8);
     expect(queue.waiting).toBe(4);
     controller.abort(new Error('done'));
     await Promise.allSettled(calls);
@@ -167,13 +170,12 @@ describe('createRequestQueue', () => {
     for (const host of ['a', 'b', 'c']) for (const n of [1, 2]) add(`${host}${n}`, host);
     add('d1', 'd');
     add('e1', 'e');
-    await sleep(30);
-    expect(queue.active).toBe(8);
+    await expect.poll(() => queue.active).toBe(8);
     add('d2', 'd'); // arrives first; d already has one in flight
     add('h1', 'h'); // arrives later; h has none
     tasks.get('e1')!.finish();
-    await sleep(30);
-    expect(tasks.get('h1')!.started).toBe(true);
+    // One slot freed: h1 takes it (d2 taking it instead would leave h1 waiting, and this poll failing).
+    await expect.poll(() => tasks.get('h1')!.started).toBe(true);
     expect(tasks.get('d2')!.started).toBe(false);
     for (const task of tasks.values()) task.finish();
     await Promise.all(calls);

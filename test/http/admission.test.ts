@@ -68,7 +68,7 @@ function rawRequest(method: string, path: string, body = '', extra = ''): string
 async function holdConnection(url: string): Promise<void> {
   const held = await rawSocket(url);
   held.socket.write(rawRequest('GET', '/healthz'));
-  await vi.waitFor(() => expect(held.text()).toContain('"status":"ok"'), { timeout: 3000 });
+  await vi.waitFor(() => expect(held.text()).toContain('"status":"ok"'), { timeout: 10_000 });
 }
 
 function parseResponse(raw: string): { status: number; headers: string; body: string } {
@@ -205,7 +205,7 @@ describe('MCP sessions at WEB_READER_MAX_SESSIONS', () => {
     });
     expect(stream.status).toBe(200);
     expect(server.handle.sessionCount).toBe(1);
-    await expect.poll(() => server.handle.sessionCount, { timeout: 4000 }).toBe(0);
+    await expect.poll(() => server.handle.sessionCount, { timeout: 15_000 }).toBe(0);
     // The stream ended with the session.
     await expect(stream.text()).resolves.toBeTypeOf('string');
   });
