@@ -26,6 +26,12 @@ const CJK =
   '一个约定，信守15年，感人至深；一段真情，延续15年。子どもへの虐待をなくすための法律ができて、親が子どもを教育する。';
 const TABS_BEFORE_MARKUP = '<div>\n\t\t<p>x</p>\t\t<a href="/">home</a>\n</div>';
 
+/** CPU time this process (every thread: the tokenizer's workers too) spent since `before`, in ms. */
+function cpuMsSince(before: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / 1000;
+}
+
 function randomWord(length: number, alphabet: string, seed = 7): string {
   let state = seed;
   const chars = Array.from(alphabet);
@@ -72,10 +78,13 @@ describe('countTokens', () => {
   });
 
   // Plain o200k took 8.5 s on this word (issue 10): merging inside one pre-token grows with its square.
-  test('one 100,000-character word is counted in far less than the old seconds', { timeout: 5000 }, async () => {
+  // CPU time, not wall-clock time: a loaded machine stretches the one, not the other.
+  test('one 100,000-character word is counted in far less than the old seconds', async () => {
     const word = randomWord(100_000, 'abcdefghijklmnopqrstuvwxyz');
+    const before = process.cpuUsage();
     expect(countTokens(word)).toBeGreaterThan(20_000);
     expect(await countTokensAsync(`Before. ${word} After.`)).toBeGreaterThan(20_000);
+    expect(cpuMsSince(before)).toBeLessThan(2500);
   });
 
   test('tokensWithin gives the count up to the limit and undefined past it', async () => {
@@ -120,7 +129,8 @@ describe('prefixLengthWithinTokens', () => {
     ['a CJK run', randomWord(100_000, '一个约定信守年感人至深段真情延续秦皇岛承德张家口等设区市演出')],
     ['punctuation', '='.repeat(500_000)],
     ['ordinary text', PROSE.repeat(2000)],
-  ])('cuts %s within the budget, and the budget is nearly used', { timeout: 5000 }, async (_, text) => {
+  ])('cuts %s within the budget, and the budget is nearly used', async (_, text) => {
+    const before = process.cpuUsage();
     for (const budget of [1, 37, 1000, 20_000]) {
       const length = await prefixLengthWithinTokens(text, budget);
       const counted = countTokens(text.slice(0, length));
@@ -128,6 +138,7 @@ describe('prefixLengthWithinTokens', () => {
       if (length < text.length) expect(counted).toBeGreaterThanOrEqual(budget - 30);
       else expect(countTokens(text)).toBeLessThanOrEqual(budget);
     }
+    expect(cpuMsSince(before)).toBeLessThan(5000); // CPU time, which load does not stretch
   });
 });
 

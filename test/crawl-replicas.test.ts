@@ -97,7 +97,7 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
     };
     replicas.push(...(await Promise.all([startReplica(env), startReplica(env), startReplica(env)])));
     client = new Redis(redis.url);
-  }, 30_000);
+  });
 
   afterAll(async () => {
     for (const res of heldRobots) res.destroy();

@@ -130,6 +130,12 @@ export interface SlowTreeOptions {
   readonly delayMs: number;
   /** This page's first request never answers (until the server closes): the page in flight at a time limit. */
   readonly hangOnce?: number;
+  /**
+   * When given, the hangOnce page never answers while this returns true, and answers normally after, whichever
+   * request it is: a test whose first call ends before it asks for the page (a loaded machine) still has the page
+   * answered in the continuation.
+   */
+  readonly hangWhile?: () => boolean;
   /** Path prefix (default '/tree'): one tree per test keeps hit counts apart. */
   readonly prefix?: string;
 }
@@ -143,7 +149,8 @@ export function addSlowTree(server: FixtureServer, options: SlowTreeOptions): st
   server.route(`${prefix}/:index`, (_req, res, params) => {
     const index = Number(params.index);
     const path = `${prefix}/${index}`;
-    if (index === options.hangOnce && server.hits(path) === 1) return; // never answered
+    const hangs = options.hangWhile ? options.hangWhile() : server.hits(path) === 1;
+    if (index === options.hangOnce && hangs) return; // never answered
     const children = [2 * index + 1, 2 * index + 2].filter((child) => child < options.count);
     const links = [
       ...children.map((child) => `<a href="${prefix}/${child}">Tree ${child}</a>`),

@@ -121,7 +121,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
       const health = await Promise.all(replicas.map(async (one) => (await fetch(`${one.url}/healthz`)).json()));
       return health.every((answer) => (answer as { redis: string }).redis === 'up');
     });
-  }, 30_000);
+  });
 
   afterEach(async () => {
     await Promise.all(clients.splice(0).map((client) => client.close().catch(() => undefined)));
@@ -162,7 +162,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     expect(new Set(landings.filter((l) => l.what === 'tools/call').map((l) => l.replica)).size).toBe(2);
     expect(landedOn(landings, 'tools/call')).not.toBe(landedOn(landings, 'initialize'));
     expect(new Set(landings.map((l) => l.replica)).size).toBe(3);
-  }, 30_000);
+  });
 
   it('keeps the log level a client chose on one replica for calls on the others', async () => {
     const landings: Landing[] = [];
@@ -174,7 +174,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     expect(landedOn(landings, 'tools/call')).not.toBe(landedOn(landings, 'logging/setLevel'));
     // Before a setLevel the default (warning) keeps debug lines back; this session asked for them elsewhere.
     expect(lines).toContain('debug');
-  }, 30_000);
+  });
 
   it('stops a call when its notifications/cancelled lands on another replica: its upstream requests end', async () => {
     const landings: Landing[] = [];
@@ -197,7 +197,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     for (let i = 0; i < 3; i++) await client.listTools();
     expect(held.arrived).toBe(arrived);
     expect(held.aborted).toBe(arrived);
-  }, 30_000);
+  });
 
   it('ends a session on every replica when the client deletes it on one', async () => {
     const landings: Landing[] = [];
@@ -213,7 +213,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     }
     const others = replicas.filter((_, i) => i !== landedOn(landings, 'DELETE'));
     for (const other of others) expect(other.stderr()).toContain(`MCP session ${sessionId} closed (ended on another`);
-  }, 30_000);
+  });
 
   it('answers 404 on a replica without REDIS_URL for a session the others share', async () => {
     const client = await connect([]);
@@ -226,7 +226,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     } finally {
       await alone.stop();
     }
-  }, 30_000);
+  });
 
   it('while Redis is down, serves a session from the replicas that hold it and asks the others to retry', async () => {
     const client = await connect([]);
@@ -244,7 +244,7 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     } finally {
       await redis.start();
     }
-  }, 30_000);
+  });
 });
 
 describeWithRedis('MCP session expiry and the session cap across replicas', (redis) => {
@@ -268,7 +268,7 @@ describeWithRedis('MCP session expiry and the session cap across replicas', (red
       const health = await Promise.all(started.map(async (one) => (await fetch(`${one.url}/healthz`)).json()));
       return health.every((answer) => (answer as { redis: string }).redis === 'up');
     });
-  }, 30_000);
+  });
 
   afterAll(async () => {
     await Promise.all([...idle, ...capped].map((one) => one.stop()));
@@ -282,7 +282,7 @@ describeWithRedis('MCP session expiry and the session cap across replicas', (red
       idle.every((one) => new RegExp(`MCP session ${sessionId} closed \\(idle`).test(one.stderr())),
     );
     for (const one of idle) expect((await postToolsList(one, sessionId)).status).toBe(404);
-  }, 30_000);
+  });
 
   it('ends the least recently used idle session everywhere when a replica at the cap opens another', async () => {
     const first = await initializeOn(capped[0]!);
@@ -291,5 +291,5 @@ describeWithRedis('MCP session expiry and the session cap across replicas', (red
     await initializeOn(capped[0]!); // the cap is two: `first`, the least recently used, goes
     expect(capped[0]!.stderr()).toMatch(new RegExp(`MCP session ${first} closed \\(evicted`));
     for (const one of capped) expect((await postToolsList(one, first)).status).toBe(404);
-  }, 30_000);
+  });
 });

@@ -45,6 +45,13 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The control a deadline is timed against: well under undici's own 10 s connect timeout (per address), which is what
+ * the old code waited for. Far above the deadlines below, so a loaded machine does not reach it; the error's code
+ * and message say which deadline fired.
+ */
+const CONTROL_MS = 8000;
+
 describe('the deadline covers connecting', () => {
   it('a redirect to https:// on a port that never answers the TLS handshake times out at FETCH_TIMEOUT', async () => {
     const { port, connections } = await startStaller();
@@ -62,12 +69,11 @@ describe('the deadline covers connecting', () => {
     });
     const elapsed = Date.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(1400);
-    expect(elapsed).toBeLessThan(5000); // the old code waited for undici's 10 s connect timeout
+    expect(elapsed).toBeLessThan(CONTROL_MS); // the old code waited for undici's 10 s connect timeout
     // The half-open TLS socket was destroyed at the deadline, not left to undici's connect timeout.
-    await sleep(300);
+    await expect.poll(() => connections[0]?.closedAt, { timeout: 5000 }).toBeDefined();
     expect(connections).toHaveLength(1);
-    expect(connections[0]!.closedAt).toBeDefined();
-    expect(connections[0]!.closedAt! - started).toBeLessThan(5000);
+    expect(connections[0]!.closedAt! - started).toBeLessThan(CONTROL_MS);
   });
 
   it('a name with two stalled addresses ends at the deadline and tries no address after it', async () => {
@@ -87,11 +93,11 @@ describe('the deadline covers connecting', () => {
     });
     const started = Date.now();
     await expect(fetchPage(`https://${hostPort}/`)).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT' });
-    expect(Date.now() - started).toBeLessThan(5000); // the old code: 10 s per address, 21 s in all
-    await sleep(500);
+    expect(Date.now() - started).toBeLessThan(CONTROL_MS); // the old code: 10 s per address, 21 s in all
+    await expect.poll(() => first.connections[0]?.closedAt, { timeout: 5000 }).toBeDefined();
+    await sleep(500); // time for a second address to be tried, were it to be
     expect(lookups).toEqual(['stalled.test']);
     expect(first.connections.map((c) => c.address)).toEqual(['127.0.0.2']);
-    expect(first.connections[0]!.closedAt).toBeDefined();
     expect(second.connections).toEqual([]);
   });
 
@@ -116,7 +122,7 @@ describe('the deadline covers DNS', () => {
       code: 'TIMEOUT',
       message: 'Timed out after 800 ms fetching https://silent-dns.test/. Try again later or raise FETCH_TIMEOUT.',
     });
-    expect(Date.now() - started).toBeLessThan(4000);
+    expect(Date.now() - started).toBeLessThan(CONTROL_MS); // the old code waited for the resolver forever
     expect(lookupSignal?.aborted).toBe(true);
   });
 
@@ -127,9 +133,8 @@ describe('the deadline covers DNS', () => {
     const controller = new AbortController();
     const reason = new DOMException('client went away', 'AbortError');
     setTimeout(() => controller.abort(reason), 100);
-    const started = Date.now();
+    // The caller's reason, not the TimeoutError that FETCH_TIMEOUT (10 s) would end it with.
     await expect(fetchPage('https://silent-dns.test/', { signal: controller.signal })).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 });
 
@@ -142,10 +147,8 @@ describe('cancellation during the TLS handshake', () => {
     const controller = new AbortController();
     const reason = new DOMException('cancelled', 'AbortError');
     setTimeout(() => controller.abort(reason), 300);
-    const started = Date.now();
+    // The caller's reason, not the TimeoutError that FETCH_TIMEOUT (20 s) would end it with.
     await expect(fetchPage(`https://127.0.0.1:${port}/`, { signal: controller.signal })).rejects.toBe(reason);
-    expect(Date.now() - started).toBeLessThan(5000);
-    await sleep(300);
-    expect(connections[0]?.closedAt).toBeDefined();
+    await expect.poll(() => connections[0]?.closedAt, { timeout: 5000 }).toBeDefined();
   });
 });

@@ -140,9 +140,11 @@ describe("one call's deadline ends only its own connect", () => {
     const started = Date.now();
     const a = fetchPage(stalledUrl('/a'), { timeoutMs: 400 });
     const b = fetchPage(server.url('/after/1200'), { timeoutMs: 5000 }); // still running when A times out
+    let bSettled = false;
+    void b.finally(() => (bSettled = true)).catch(() => undefined);
     const aLonger = fetchPage(stalledUrl('/a-longer'), { timeoutMs: 1500 }); // connecting to A's origin too
     await expect(a).rejects.toMatchObject({ code: 'TIMEOUT', timeoutMs: 400 });
-    expect(Date.now() - started).toBeLessThan(1200);
+    expect(bSettled).toBe(false); // A ended at its own deadline, not with B's page
     await expect(b).resolves.toMatchObject({ status: 200 });
     await expect(aLonger).rejects.toMatchObject({
       code: 'TIMEOUT',
@@ -156,11 +158,11 @@ describe("one call's deadline ends only its own connect", () => {
       message: expect.stringContaining(`Timed out after 1000 ms fetching ${stalledUrl('/c')}`),
     });
     const cElapsed = Date.now() - cStarted;
-    expect(cElapsed).toBeGreaterThanOrEqual(900);
-    expect(cElapsed).toBeLessThan(4000);
+    expect(cElapsed).toBeGreaterThanOrEqual(900); // its own full deadline (the message says which fired)
     // Three handshakes, each its own socket, each destroyed at its own call's deadline.
-    await sleep(300);
+    await expect
+      .poll(() => stalled.connections.every((connection) => connection.closedAt !== undefined), { timeout: 5000 })
+      .toBe(true);
     expect(stalled.connections).toHaveLength(3);
-    expect(stalled.connections.every((connection) => connection.closedAt !== undefined)).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
+import { expectStopsGrowing } from '../stops-growing.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import {
   postToolCall,
@@ -71,12 +72,13 @@ async function crawlRunning(): Promise<void> {
   await expect.poll(hits, { timeout: 10_000, interval: 20 }).toBeGreaterThanOrEqual(3);
 }
 
-/** Asserts that page hits stop growing `settleMs` after the cancellation (one page may be in flight). */
+/**
+ * Asserts that page hits stop growing after the cancellation: no page for 10 page delays once `settleMs` (the time
+ * it should take, one page in flight) has passed, however late a loaded machine delivers it (test/stops-growing.ts).
+ */
 async function expectWorkStopped(settleMs: number): Promise<void> {
   await sleep(settleMs);
-  const after = hits();
-  await sleep(10 * PAGE_DELAY_MS);
-  expect(hits() - after, 'pages read after the call was cancelled').toBe(0);
+  await expectStopsGrowing(hits, 'pages read after the call was cancelled', { quietMs: 10 * PAGE_DELAY_MS });
 }
 
 async function connect(): Promise<Client> {
@@ -145,7 +147,7 @@ describe('shutdown', () => {
   it('gives running calls stopSignal at once, on both front doors, and waits for their answers', async () => {
     const server = await startTestHttpServer({}, [waitForStopTool], {
       apiTools: [waitForStopTool],
-      shutdownGraceMs: 8000,
+      shutdownGraceMs: 30_000, // far longer than the calls take to answer a stop, even on a loaded machine
     });
     const client = new Client({ name: 'shutdown-test', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(server.mcpUrl));
@@ -156,8 +158,8 @@ describe('shutdown', () => {
       await expect.poll(() => stopEvents.started - startedBefore).toBe(2);
       const closing = Date.now();
       await server.close();
-      // Well inside the 8 s grace: the calls answered as soon as they were told to stop.
-      expect(Date.now() - closing).toBeLessThan(4000);
+      // Well inside the 30 s grace: the calls answered as soon as they were told to stop.
+      expect(Date.now() - closing).toBeLessThan(15_000);
       const mcpResult = (await viaMcp) as CallToolResult;
       expect(mcpResult.content[0]).toMatchObject({ type: 'text', text: 'stopped' });
       const apiResult = (await (await viaApi).json()) as { success: boolean; result: { how: string } };
@@ -174,7 +176,7 @@ describe('shutdown with a crawl running', () => {
       { ALLOW_PRIVATE_HOSTS: fixtures.hostPort, MAX_OUTPUT_TOKENS: '0' },
       ALL_TOOLS,
       {
-        shutdownGraceMs: 8000,
+        shutdownGraceMs: 30_000, // far longer than the crawls take to answer a stop, even on a loaded machine
       },
     );
     const client = new Client({ name: 'shutdown-crawl', version: '0' });
@@ -186,7 +188,7 @@ describe('shutdown with a crawl running', () => {
       await crawlRunning();
       const closing = Date.now();
       await server.close();
-      expect(Date.now() - closing).toBeLessThan(4000); // well inside the 8 s grace: nothing had to be cancelled
+      expect(Date.now() - closing).toBeLessThan(15_000); // well inside the 30 s grace: nothing had to be cancelled
       const mcpResult = (await viaMcp) as CallToolResult;
       expect(mcpResult.isError).toBeFalsy();
       expect(mcpResult.structuredContent).toMatchObject({ stop_reason: 'stopped' });

@@ -1,6 +1,8 @@
 // The HTTP server in-process for tests: a Config built from the test's own environment, the real engine, and
 // startHttpServer on 127.0.0.1, any free port. Also a tiny test-only tool with progress and cancellation (crawl,
 // the real tool with progress, is not in every build yet).
+import { readFileSync } from 'node:fs';
+import { isMainThread } from 'node:worker_threads';
 import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { resolveConfig } from '../../src/config.js';
@@ -227,23 +229,67 @@ export async function callApi<T = ApiResult>(
   return (await response.json()) as T;
 }
 
+/** How the event loop fared while a call ran, from /healthz polled in the same process as the server. */
+export interface HealthzWatch {
+  /** /healthz answers received. */
+  readonly answers: number;
+  /** The longest wall-clock time between two answers: a blocked loop, or a machine too busy to run this process. */
+  readonly longestGapMs: number;
+  /**
+   * The most CPU time this process's main thread spent between two answers (Linux, from /proc; the wall-clock gap
+   * elsewhere): work on the event loop. Load from other processes stretches the wall-clock gap, not this.
+   */
+  readonly longestLoopCpuMs: number;
+}
+
+/** CPU time of this process's main thread in ms (utime + stime), or undefined where /proc does not say. */
+function mainThreadCpuMs(): number | undefined {
+  if (!isMainThread) return undefined; // the /proc entry below is the process's main thread, not this one
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** USER_HZ: 100 on every Linux this runs on (getconf CLK_TCK). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /**
- * Polls `/healthz` every 20 ms until `done` settles; resolves with the longest time between two answers. A blocked
- * event loop shows there wherever it falls, inside a poll or between two.
+ * Polls `/healthz` every 20 ms until `done` settles; says how many answers came and the longest stretch between two,
+ * in wall-clock time and in main-thread CPU time. A blocked event loop shows in both wherever it falls, inside a
+ * poll or between two; a busy machine shows only in the wall-clock time.
  */
-export async function longestHealthzGap(baseUrl: string, done: Promise<unknown>): Promise<number> {
+export async function watchHealthz(baseUrl: string, done: Promise<unknown>): Promise<HealthzWatch> {
   let finished = false;
   void done.finally(() => (finished = true));
-  let longest = 0;
+  let answers = 0;
+  let longestGapMs = 0;
+  let longestLoopCpuMs = 0;
   let last = performance.now();
+  let lastCpu = mainThreadCpuMs();
   while (!finished) {
     const response = await fetch(`${baseUrl}/healthz`);
     if (response.status !== 200) throw new Error(`/healthz answered ${response.status}`);
     await response.text();
+    answers += 1;
     const now = performance.now();
-    longest = Math.max(longest, now - last);
+    const cpu = mainThreadCpuMs();
+    longestGapMs = Math.max(longestGapMs, now - last);
+    longestLoopCpuMs = Math.max(
+      longestLoopCpuMs,
+      cpu !== undefined && lastCpu !== undefined ? cpu - lastCpu : now - last,
+    );
     last = now;
+    lastCpu = cpu;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  return longest;
+  return { answers, longestGapMs, longestLoopCpuMs };
+}
+
+/** The longest wall-clock time between two /healthz answers while `done` runs (see watchHealthz, which is load-safe). */
+export async function longestHealthzGap(baseUrl: string, done: Promise<unknown>): Promise<number> {
+  return (await watchHealthz(baseUrl, done)).longestGapMs;
 }

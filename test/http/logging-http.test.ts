@@ -13,7 +13,9 @@ import { useFixtureServer } from '../use-fixture-server.js';
 import { useTestHttpServer } from './http-harness.js';
 
 const fixtures = useFixtureServer();
-const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, PER_DOMAIN_INTERVAL: '1200' }));
+// PER_DOMAIN_INTERVAL far above QUEUE_WAIT_LOG_MS (1 s), so the second call's wait is logged however late a loaded
+// machine queues it after the first.
+const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, PER_DOMAIN_INTERVAL: '3000' }));
 const clients: Client[] = [];
 
 afterAll(async () => {
@@ -49,7 +51,7 @@ describe('MCP logging over Streamable HTTP', () => {
     expect(b.lines).toContainEqual(expect.stringMatching(new RegExp(`^fetched \\S+${pathB}: HTTP 200`)));
     expect(b.lines.join('\n')).not.toContain(pathA);
     expect(a.lines.join('\n')).not.toContain(pathB);
-    // One of the two waited ~1.2 s behind the other's request; its line went to it, naming its own page.
+    // One of the two waited ~3 s behind the other's request; its line went to it, naming its own page.
     const waits = [...a.lines, ...b.lines].filter((line) => line.startsWith('waited '));
     expect(waits.length).toBeGreaterThan(0);
   });

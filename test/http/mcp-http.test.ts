@@ -116,7 +116,7 @@ describe('tools over MCP Streamable HTTP', () => {
     await started;
     controller.abort('the user changed their mind');
     await expect(call).rejects.toThrow();
-    await expect.poll(() => toolEvents.aborted, { timeout: 2000 }).toBe(abortedBefore + 1);
+    await expect.poll(() => toolEvents.aborted, { timeout: 8000 }).toBe(abortedBefore + 1);
   });
 });
 
@@ -160,7 +160,7 @@ describe('sessions', () => {
       await init.text();
       const sessionId = init.headers.get('mcp-session-id')!;
       expect(idle.handle.sessionCount).toBe(1);
-      await expect.poll(() => idle.handle.sessionCount, { timeout: 3000 }).toBe(0);
+      await expect.poll(() => idle.handle.sessionCount, { timeout: 15_000 }).toBe(0);
       const later = await fetch(idle.mcpUrl, {
         method: 'POST',
         headers: { ...headers, 'mcp-session-id': sessionId },

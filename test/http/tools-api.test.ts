@@ -9,6 +9,7 @@ import {
   type ApiResult,
   startTestHttpServer,
   useTestHttpServer,
+  toolEvents,
   waitForCancelTool,
 } from './http-harness.js';
 
@@ -205,8 +206,9 @@ describe('bearer token', () => {
 describe('graceful shutdown', () => {
   it('lets an in-flight call finish, then refuses new connections', async () => {
     const server = await startTestHttpServer({}, [], { apiTools: [waitForCancelTool] });
+    const started = toolEvents.nextStart.promise;
     const inFlight = fetch(`${server.url}/tools/wait_for_cancel`, { method: 'POST', body: '{"max_ms": 300}' });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await started; // in flight, however slow the machine
     const closed = server.close();
     const response = await inFlight;
     expect(response.status).toBe(200);
@@ -217,14 +219,16 @@ describe('graceful shutdown', () => {
 
   it('cancels calls still running at the deadline', async () => {
     const server = await startTestHttpServer({}, [], { apiTools: [waitForCancelTool], shutdownGraceMs: 100 });
+    const started = toolEvents.nextStart.promise;
     const inFlight = fetch(`${server.url}/tools/wait_for_cancel`, { method: 'POST', body: '{"max_ms": 10000}' }).then(
       async (response) => (await response.json()) as ApiResult,
       () => undefined, // the connection may close before the answer is read; the server side is what counts
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const started = Date.now();
+    await started;
+    const abortedBefore = toolEvents.aborted;
     await server.close();
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Cancelled at the 100 ms grace, not left to run out its 10 s (which would not count as aborted).
+    await expect.poll(() => toolEvents.aborted, { timeout: 5000 }).toBe(abortedBefore + 1);
     const answer = await inFlight;
     if (answer) expect(answer.result).toMatchObject({ cancelled: true });
   });
