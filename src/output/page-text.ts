@@ -79,13 +79,18 @@ export function structuredPage(
 export async function renderPageText(
   toolName: string,
   page: PageContent,
-  options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number },
+  options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number; selector?: string },
 ): Promise<RenderedPage> {
   if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
     return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
   }
   if (!options.raw && page.selectorMatched === 0) {
-    return { text: selectorMatchedNothing(page.url), truncated: false, nextIndex: undefined, totalLength: 0 };
+    return {
+      text: selectorMatchedNothing(page.url, options.selector),
+      truncated: false,
+      nextIndex: undefined,
+      totalLength: 0,
+    };
   }
   const body = options.raw ? page.raw || page.content : page.content;
   checkStartIndex(options.startIndex, body.length);

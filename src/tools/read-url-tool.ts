@@ -80,7 +80,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
       ...(page.section?.found ? [sectionLine(page.section.number, page.section.text)] : []),
     ].join('\n');
     const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
-    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url) : '';
+    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url, args.selector) : '';
     const parts = [header, '---', failed, unmatched, slice.text, truncationNotice(slice, 'read_url')];
     const rendered = { text: '', truncated, nextIndex: slice.nextIndex, totalLength: slice.totalLength };
     return {
