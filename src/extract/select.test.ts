@@ -28,6 +28,8 @@ describe('selectors on our tree', () => {
     ['> p', /starts with a combinator/],
     ['a:hover', /never match/],
     ['p,', /Empty sub-selector/],
+    ['text=Sign in', /selector engine/],
+    ['xpath=//a', /selector engine/],
   ])('refuses %s', (selector, reason) => {
     expect(checkSelector(selector)).toMatch(reason);
   });

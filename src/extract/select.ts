@@ -88,11 +88,15 @@ function complexityProblem(selector: string): string | undefined {
 // it (Selectors Level 4 §4: a combinator joins two compound selectors).
 const TRAILING_COMBINATOR = /[>+~]\s*$/;
 const LEADING_COMBINATOR = /^\s*[>+~]/;
+// Playwright's selector engines (`text=`, `xpath=`, `css=`, `internal:…=`): not CSS, and a browser's querySelector
+// refuses them; refused here so that wait_for, checked in Node, never reaches Playwright as another engine's query.
+const ENGINE_PREFIX = /^\s*[a-z_][\w-]*(?::[\w-]+)*\s*=/i;
 
 /** Why `selector` is not CSS this engine can run (css-select's words), or undefined when it is. */
 export function checkSelector(selector: string): string | undefined {
   if (TRAILING_COMBINATOR.test(selector)) return 'it ends with a combinator (>, + or ~)';
   if (LEADING_COMBINATOR.test(selector)) return 'it starts with a combinator (>, + or ~)';
+  if (ENGINE_PREFIX.test(selector)) return 'it starts with a selector engine (text=, xpath=, …), which is not CSS';
   try {
     compile<Node, HtmlElement>(selector, OPTIONS);
     return undefined;
@@ -122,12 +126,13 @@ export function selectorProblem(name: string, selector: string): string | undefi
  * The tools' schemas check the selectors before anything is fetched; this checks them again for the callers that
  * skip a schema (the library's engine), before the engine loads the page.
  */
-export function assertSelectOptions(options: SelectOptions): void {
+export function assertSelectOptions(options: SelectOptions & { readonly waitFor?: string }): void {
   const problem = (name: string, selector: string) => {
     const message = selectorProblem(name, selector);
     if (message) throw new InvalidArgumentError(name, message);
   };
   if (options.selector !== undefined) problem('selector', options.selector);
+  if (options.waitFor !== undefined) problem('wait_for', options.waitFor);
   const excluded = options.excludeSelectors ?? [];
   if (excluded.length > MAX_EXCLUDE_SELECTORS) {
     throw new InvalidArgumentError(
