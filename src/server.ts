@@ -14,6 +14,7 @@ import type { ResumeStore } from './crawl/resume-store.js';
 import type { Engine } from './engine/engine.js';
 import { OUTCOMES } from './outcome.js';
 import { runWithLogSink } from './log.js';
+import type { Caller } from './workers/callers.js';
 import { quoteInput } from './quote.js';
 import { acceptLogLevel, createCallLogSink, type ClientLogLevel } from './server-logging.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
@@ -138,6 +139,9 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
   );
   // MCP logging (server-logging.ts): the level this server's one client chose; a call's log lines go to it only.
   const clientLogLevel = acceptLogLevel(server, options.clientLogLevel);
+  // This server's one client (stdio, or one Streamable HTTP session) is one caller of the extraction workers: its
+  // calls together take turns with other sessions' and never hold every worker (src/workers/pool.ts).
+  const caller: Caller = {};
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
@@ -173,6 +177,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
                 engine,
                 resumeStore: options.resumeStore,
                 frontDoor: 'mcp',
+                caller,
                 signal,
                 stopSignal: options.stopSignal,
                 onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
@@ -196,6 +201,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
         engine,
         resumeStore: options.resumeStore,
         frontDoor: 'mcp',
+        caller,
         signal: extra.signal,
         stopSignal: options.stopSignal,
         onProgress:

@@ -172,6 +172,6 @@ describe('exit codes', () => {
   it('3 when --selector matches nothing: fetched, but nothing to read', async () => {
     const run = await cli(['read', server.url('/page'), '--selector', '.nowhere']);
     expect(run.code).toBe(3);
-    expect(run.stdout).toContain('selector matched nothing');
+    expect(run.stdout).toContain('selector ".nowhere" matched nothing');
   });
 });

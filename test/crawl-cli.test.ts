@@ -111,7 +111,10 @@ describe('web-reader crawl', () => {
     expect(text.stdout).toMatch(
       new RegExp(`- Stopped: nothing could be read: the start page failed \\(CONNECT_FAILED: Failed to connect to `),
     );
-    expect(text.stdout).toContain(`### Errors (1)\n\n- ${url} — CONNECT_FAILED: Failed to connect to ${url}robots.txt`);
+    // The start page's own error, at its URL (issue 23): not "Failed to connect to …/robots.txt".
+    expect(text.stdout).toContain(`the start page failed (CONNECT_FAILED: Failed to connect to ${url}:`);
+    expect(text.stdout).toContain(`### Errors (1)\n\n- ${url} — CONNECT_FAILED: Failed to connect to ${url}:`);
+    expect(text.stdout).not.toContain('/robots.txt:');
     expect(text.stdout).not.toContain('Skipped for robots.txt');
     expect(text.stdout).not.toContain('every URL in scope was visited');
 

@@ -2,7 +2,7 @@
 // what happened and what to do. The deadline, cancellation, the byte cap and a refused address are decided by
 // browser-renderer.ts before it gets here.
 import type { Page } from 'playwright-core';
-import { FetchError, InvalidArgumentError, TimeoutError, WebReaderError, errorMessage } from '../errors.js';
+import { FetchError, TimeoutError, WebReaderError, errorMessage } from '../errors.js';
 
 /** The first line of a Playwright message, without its call log, bounded. */
 function firstLine(error: unknown): string {
@@ -36,27 +36,20 @@ export function renderFailure(error: unknown, url: string, browserDied: boolean)
   );
 }
 
-/** Waits for `selector` to be in the DOM; an invalid selector is the caller's error, a missing one a timeout. */
+/** Waits for `selector` (CSS, checked before) to be in the DOM; a missing one is a timeout. */
 export async function waitForSelector(
   page: Page,
   selector: string,
   remaining: () => number,
   url: string,
 ): Promise<void> {
-  const valid = await page.evaluate((text) => {
-    try {
-      document.createDocumentFragment().querySelector(text);
-      return true;
-    } catch {
-      return false; // a SyntaxError: not a selector
-    }
-  }, selector);
+  // Checked as CSS in Node before the call reached the browser (src/tools/render-arguments.ts, and the engine's
+  // readPage for the library): `css=` keeps Playwright to its CSS engine whatever the text looks like.
   const shown = selector.length > 200 ? `${selector.slice(0, 200)}…` : selector;
-  if (!valid) throw new InvalidArgumentError('wait_for', `wait_for '${shown}' is not a valid CSS selector.`);
   // A little before the render's deadline, so that the agent reads which selector never came.
   const timeoutMs = Math.max(1, remaining() - 250);
   try {
-    await page.waitForSelector(selector, { state: 'attached', timeout: timeoutMs });
+    await page.waitForSelector(`css=${selector}`, { state: 'attached', timeout: timeoutMs });
   } catch (error) {
     if (/Timeout/i.test(errorMessage(error))) {
       throw new TimeoutError(

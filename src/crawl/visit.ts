@@ -1,6 +1,7 @@
 // One visit of the crawl: robots.txt and Crawl-delay first (politeness.ts), then the page read through CrawlIO and
 // its links. A failure is a result (listed under errors), except cancellation, which ends the crawl.
 import { errorMessage, WebReaderError } from '../errors.js';
+import { robotsUrlFor } from '../fetch/robots.js';
 import { log, logUrl } from '../log.js';
 import type { CrawlFetched, CrawlIO } from './crawl-io.js';
 import type { CrawlEntry } from './frontier.js';
@@ -29,6 +30,13 @@ function failureOf(entry: CrawlEntry, error: unknown): VisitResult {
 /** A URL whose site's robots.txt could not be reached: listed with that failure, and why the page was not tried. */
 function unreachable(entry: CrawlEntry, failure: { code: string; message: string }): VisitResult {
   const origin = new URL(entry.url).origin;
+  const robotsUrl = robotsUrlFor(entry.url);
+  if (failure.code === 'CONNECT_FAILED' && failure.message.includes(robotsUrl)) {
+    // The origin refused the connection (or its name did not resolve): it refuses every URL of it alike, so the
+    // page's own error is this one, said at the page's URL rather than robots.txt's (issue 23).
+    const message = failure.message.replaceAll(robotsUrl, entry.url);
+    return { kind: 'error', entry, code: failure.code, message: `${message} (robots.txt, asked first, failed alike)` };
+  }
   const why = CRAWL_REASONS.robotsUnreachable(origin);
   return { kind: 'error', entry, code: failure.code, message: `${failure.message} — ${why}` };
 }

@@ -4,11 +4,12 @@
 // Not handled: pseudo-classes that need a browser's state or layout (:hover, :visited, :focus): css-select refuses
 // them when the selector is compiled, so a caller learns it before anything is fetched (checkSelector).
 import { compile, selectAll, type Options } from 'css-select';
+import { isTraversal, parse, type Selector } from 'css-what';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import { visibleTextLength } from './block-stats.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
-import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH } from './select-limits.js';
+import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH, MAX_SELECTOR_STEPS } from './select-limits.js';
 
 type Node = HtmlNode | HtmlDocument;
 
@@ -31,19 +32,71 @@ const ADAPTER: Options<Node, HtmlElement>['adapter'] = {
 const OPTIONS: Options<Node, HtmlElement> = {
   adapter: ADAPTER,
   xmlMode: false,
-  cacheResults: false,
+  cacheResults: true,
   relativeSelector: false,
 };
+
+// css-select walks every ancestor again for each descendant combinator: `a b c` on a page nested 500 deep costs
+// 500^3 steps when it fails, and a 99-step chain never ends (issue 23). It remembers each ancestor's answer only when
+// an "expensive" sub-selector sits to the left of the combinator; `:is(*, * *)` is one — a traversal inside :is() —
+// that matches every element and compiles to nothing. Put first in each chain, it turns that memory on: matching a
+// chain of descendant combinators is then linear in the page. (Sibling combinators `~` have no such memory: the
+// step cap below, the extraction deadline and the pool's fair share bound them.)
+const REMEMBER_ANCESTORS = ':is(*, * *)';
+
+/** `selector` as css-select's tokens, each chain led by REMEMBER_ANCESTORS. Parsed per use: css-select sorts them. */
+function compiledTokens(selector: string): Selector[][] {
+  const [lead] = parse(REMEMBER_ANCESTORS) as [Selector[]];
+  return parse(selector).map((chain) => [...lead, ...chain]);
+}
+
+/** The longest chain of compound selectors in `chains`, nested ones (:is, :not, :has) counted on their own. */
+function longestChain(chains: readonly Selector[][]): number {
+  let longest = 0;
+  for (const chain of chains) {
+    longest = Math.max(longest, chain.filter((token) => isTraversal(token)).length + 1);
+    for (const token of chain) {
+      if (token.type === 'pseudo' && Array.isArray(token.data)) longest = Math.max(longest, longestChain(token.data));
+    }
+  }
+  return longest;
+}
+
+/** Whether a :has() holds another (Selectors Level 4 §4.5 refuses it: its cost multiplies with each level). */
+function nestedHas(chains: readonly Selector[][], inHas = false): boolean {
+  return chains.some((chain) =>
+    chain.some((token) => {
+      if (token.type !== 'pseudo' || !Array.isArray(token.data)) return false;
+      if (token.name === 'has' && inHas) return true;
+      return nestedHas(token.data, inHas || token.name === 'has');
+    }),
+  );
+}
+
+/** Why a valid `selector` is too costly to run on a page, or undefined. */
+function complexityProblem(selector: string): string | undefined {
+  const chains = parse(selector);
+  const steps = longestChain(chains);
+  if (steps > MAX_SELECTOR_STEPS) {
+    return `it chains ${steps} compound selectors; at most ${MAX_SELECTOR_STEPS} may be joined by combinators`;
+  }
+  if (nestedHas(chains)) return 'it has a :has() inside a :has(), which CSS does not allow';
+  return undefined;
+}
 
 // css-what reads a combinator at the end ("p >") as valid and css-select then matches every child; a browser refuses
 // it (Selectors Level 4 §4: a combinator joins two compound selectors).
 const TRAILING_COMBINATOR = /[>+~]\s*$/;
 const LEADING_COMBINATOR = /^\s*[>+~]/;
+// Playwright's selector engines (`text=`, `xpath=`, `css=`, `internal:…=`): not CSS, and a browser's querySelector
+// refuses them; refused here so that wait_for, checked in Node, never reaches Playwright as another engine's query.
+const ENGINE_PREFIX = /^\s*[a-z_][\w-]*(?::[\w-]+)*\s*=/i;
 
 /** Why `selector` is not CSS this engine can run (css-select's words), or undefined when it is. */
 export function checkSelector(selector: string): string | undefined {
   if (TRAILING_COMBINATOR.test(selector)) return 'it ends with a combinator (>, + or ~)';
   if (LEADING_COMBINATOR.test(selector)) return 'it starts with a combinator (>, + or ~)';
+  if (ENGINE_PREFIX.test(selector)) return 'it starts with a selector engine (text=, xpath=, …), which is not CSS';
   try {
     compile<Node, HtmlElement>(selector, OPTIONS);
     return undefined;
@@ -64,19 +117,22 @@ export function selectorProblem(name: string, selector: string): string | undefi
     return `${name} is too long for a CSS selector (at most ${MAX_SELECTOR_LENGTH} characters)`;
   }
   const reason = checkSelector(selector);
-  return reason === undefined ? undefined : `${name} "${quoteInput(selector, 100)}" is not valid CSS: ${reason}`;
+  if (reason !== undefined) return `${name} "${quoteInput(selector, 100)}" is not valid CSS: ${reason}`;
+  const cost = complexityProblem(selector);
+  return cost === undefined ? undefined : `${name} "${quoteInput(selector, 100)}" is too complex to run: ${cost}`;
 }
 
 /**
  * The tools' schemas check the selectors before anything is fetched; this checks them again for the callers that
  * skip a schema (the library's engine), before the engine loads the page.
  */
-export function assertSelectOptions(options: SelectOptions): void {
+export function assertSelectOptions(options: SelectOptions & { readonly waitFor?: string }): void {
   const problem = (name: string, selector: string) => {
     const message = selectorProblem(name, selector);
     if (message) throw new InvalidArgumentError(name, message);
   };
   if (options.selector !== undefined) problem('selector', options.selector);
+  if (options.waitFor !== undefined) problem('wait_for', options.waitFor);
   const excluded = options.excludeSelectors ?? [];
   if (excluded.length > MAX_EXCLUDE_SELECTORS) {
     throw new InvalidArgumentError(
@@ -98,7 +154,7 @@ function outermost<T extends Node>(nodes: readonly T[]): T[] {
 
 /** The elements `selector` matches under `root`, in document order, none inside another (its text is in its match). */
 export function selectElements(root: HtmlElement | HtmlDocument, selector: string): HtmlElement[] {
-  return outermost(selectAll<Node, HtmlElement>(selector, root, OPTIONS));
+  return outermost(selectAll<Node, HtmlElement>(compiledTokens(selector), root, OPTIONS));
 }
 
 /** Removes every element any of `selectors` matches, in place; returns how many were removed. */

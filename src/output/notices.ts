@@ -7,6 +7,7 @@
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
+import { quoteInput } from '../quote.js';
 
 // The command line's own sentences (its flags and commands), beside these: src/output/cli-notices.ts.
 export { CLI_SENTENCES } from './cli-notices.js';
@@ -281,9 +282,10 @@ export function noToolsSelected(variable: string): string {
 // --- ours: selectors and sections (issue 14) ----------------------------------------------------------------------
 
 /** In place of content: the call's `selector` matched no element of the page. */
-export function selectorMatchedNothing(url: string): string {
+export function selectorMatchedNothing(url: string, selector: string | undefined): string {
+  const named = selector === undefined ? 'selector' : `selector "${quoteInput(selector, 100)}"`;
   return (
-    `selector matched nothing on ${url}: no element of the page (after exclude_selectors) is one it names, so ` +
+    `${named} matched nothing on ${url}: no element of the page (after exclude_selectors) is one it names, so ` +
     'there is no content. Call again with another selector, or without one to read the main content.'
   );
 }

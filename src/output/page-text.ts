@@ -87,13 +87,18 @@ export async function renderPageText(
   toolName: string,
   page: PageContent,
   /** `maxOutputTokens`: MAX_OUTPUT_TOKENS, the cap on the whole text (0: none). */
-  options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number },
+  options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number; selector?: string },
 ): Promise<RenderedPage> {
   if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
     return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
   }
   if (!options.raw && page.selectorMatched === 0) {
-    return { text: selectorMatchedNothing(page.url), truncated: false, nextIndex: undefined, totalLength: 0 };
+    return {
+      text: selectorMatchedNothing(page.url, options.selector),
+      truncated: false,
+      nextIndex: undefined,
+      totalLength: 0,
+    };
   }
   const body = options.raw ? page.raw || page.content : page.content;
   checkStartIndex(options.startIndex, body.length);

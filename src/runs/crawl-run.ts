@@ -58,7 +58,7 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}): CrawlI
         finalUrl: page.finalUrl,
         title: page.title,
         // A selector that matched nothing on this page says so in its place; the crawl still follows its links.
-        content: page.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl) : page.content,
+        content: page.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl, options.selector) : page.content,
         rendered: page.rendered,
         ...(page.kind === 'html' && page.raw !== '' ? { html: page.raw } : {}),
         ...(page.links ? { links: page.links } : {}),

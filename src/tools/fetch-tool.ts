@@ -37,6 +37,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
       maxLength: args.max_length,
       startIndex: args.start_index,
       maxOutputTokens: engine.config.maxOutputTokens,
+      selector: args.selector,
     });
     const explained = page.explain ? { explain: page.explain } : {};
     const continuation = rendered.continuation && { continuation: rendered.continuation };

@@ -82,7 +82,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
         ...(page.section?.found ? [sectionLine(page.section.number, page.section.text)] : []),
       ].join('\n');
     const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
-    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url) : '';
+    const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url, args.selector) : '';
     // The header and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
     const cap = engine.config.maxOutputTokens;
     const widest = widestTruncationNotice(body.length, 'read_url');

@@ -12,7 +12,15 @@ export const renderArgument = z
       'readable content but scripts, "always", or "never". Needs Chromium on the server.',
   );
 
+// Checked in Node by the same parser as `selector` (src/extract/select.ts), before anything is fetched: the page
+// never judges its own wait_for (a page could patch querySelector), and another engine's query (xpath=, text=)
+// never reaches the browser.
 export const waitForArgument = boundedString('wait_for', 'a CSS selector', 500)
+  .superRefine(async (value, context) => {
+    const { selectorProblem } = await import('../extract/select.js');
+    const problem = selectorProblem('wait_for', value);
+    if (problem) context.addIssue({ code: 'custom', message: problem });
+  })
   .optional()
   .describe(
     'When the page is rendered: wait until this CSS selector matches before reading it (within the time limit)',

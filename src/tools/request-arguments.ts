@@ -27,6 +27,21 @@ const REFUSED = new Set([
   'accept-encoding',
 ]);
 
+// RFC 9110 §5.5: a field value is visible ASCII, spaces, tabs and obs-text (bytes 0x80–0xFF). Every other character
+// — any C0 control, DEL, and anything past Latin-1, which has no single byte — is refused here, naming the header,
+// rather than failing later inside the HTTP client as a connection error.
+const NOT_FIELD_VALUE = /[^\t\x20-\x7e\x80-\xff]/;
+
+/** The refusal of a header value, naming the header and the character's code point, never the value. */
+function badValueMessage(name: string, char: string): string {
+  const code = `U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+  const what = char < ' ' || char === '\x7f' ? 'a control character' : 'a character HTTP headers cannot carry';
+  return (
+    `headers: the value of "${name}" contains ${what} (${code}); a header value is one line of printable ` +
+    'ASCII or Latin-1 characters'
+  );
+}
+
 export const maxAgeArgument = z
   .number({ error: 'max_age must be a number of seconds ≥ 0' })
   .int({ error: 'max_age must be a whole number of seconds ≥ 0' })
@@ -56,11 +71,14 @@ export const headersArgument = z
           code: 'custom',
           message: `headers: "${shown}" cannot be set (web-reader sets Host, Content-Length, Accept-Encoding and the connection's own headers)`,
         });
-      } else if (/[\r\n\0]/.test(headers[name]!) || headers[name]!.length > MAX_VALUE_LENGTH) {
+      } else if (headers[name]!.length > MAX_VALUE_LENGTH) {
         context.addIssue({
           code: 'custom',
-          message: `headers: the value of "${shown}" must be one line of at most ${MAX_VALUE_LENGTH} characters`,
+          message: `headers: the value of "${shown}" must be at most ${MAX_VALUE_LENGTH} characters`,
         });
+      } else {
+        const bad = NOT_FIELD_VALUE.exec(headers[name]!)?.[0];
+        if (bad !== undefined) context.addIssue({ code: 'custom', message: badValueMessage(shown, bad) });
       }
     }
   })

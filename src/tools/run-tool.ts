@@ -6,6 +6,7 @@ import { InvalidArgumentError } from '../errors.js';
 import { countToolCall } from '../metrics.js';
 import { quoteInput } from '../quote.js';
 import { invalidToolArguments, unknownArguments } from '../output/notices.js';
+import { runAsCaller } from '../workers/callers.js';
 import { failureOutput } from './failure.js';
 import type { AnyTool } from './registry.js';
 import type { ToolContext, ToolOutput } from './types.js';
@@ -89,7 +90,9 @@ export function cleanOutput(output: ToolOutput): ToolOutput {
 export async function runTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<ToolOutput> {
   let output: ToolOutput;
   try {
-    output = cleanOutput(await tool.run(await parseArguments(tool, args), context));
+    const parsed = await parseArguments(tool, args);
+    // The call's pool tasks are its caller's (a session's), taking turns with every other caller's.
+    output = cleanOutput(await runAsCaller(context.caller ?? {}, () => tool.run(parsed, context)));
   } catch (error) {
     output = cleanOutput(failureOutput(error));
   }

@@ -2,6 +2,7 @@
 // Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
 import type { z } from 'zod';
 import type { ResumeStore } from '../crawl/resume-store.js';
+import type { Caller } from '../workers/callers.js';
 import type { Engine } from '../engine/engine.js';
 import type { FrontDoor } from '../metrics.js';
 import type { Outcome } from '../outcome.js';
@@ -49,6 +50,11 @@ export interface ToolContext {
   readonly resumeStore?: ResumeStore;
   /** Which front door called, for /metrics only (run-tool.ts counts the call); a tool never reads it. */
   readonly frontDoor?: FrontDoor;
+  /**
+   * Whose call this is, for the extraction workers' fair share (src/workers/callers.ts): an MCP session passes one
+   * value for all its calls. Absent: the call is a caller of its own.
+   */
+  readonly caller?: Caller;
 }
 
 export interface ToolOutput {

@@ -225,7 +225,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     }
     const { scraped, notice: kindNotice } = scrapedOf(page);
     const renderNotice = page.renderSkipped && renderSkippedSentence(page.renderSkipped);
-    const unmatched = scraped.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl) : undefined;
+    const unmatched = scraped.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl, selector) : undefined;
     const notice = [kindNotice, renderNotice, unmatched].filter(Boolean).join(' ') || undefined;
     const ids = scraped.references.map((reference) => reference.id);
     const full: WebScraperResult = {

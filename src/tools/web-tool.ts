@@ -107,6 +107,7 @@ export const webTool: ToolDefinition<typeof inputShape> = {
       maxLength: args.max_length,
       startIndex: args.start_index,
       maxOutputTokens: context.engine.config.maxOutputTokens,
+      selector: args.selector,
     });
     return { text: rendered.text, structured: { ...structuredPage(page, rendered), mode: args.mode } };
   },

@@ -1,6 +1,7 @@
 // Shutdown in two steps, shared by both transports (issue 10, scope 3): first a graceful stop — `stopSignal`
 // tells running tools to stop starting new work and return what they have (a crawl marks its result as stopped) —
 // then, once the grace period has passed with calls still running, a cancellation (`cancelSignal`).
+import { setMaxListeners } from 'node:events';
 
 /** How long a shutdown lets running calls finish before cancelling them. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -10,6 +11,13 @@ export class GracefulStop {
   readonly #cancel = new AbortController();
   #running = 0;
   #idle: (() => void)[] = [];
+
+  constructor() {
+    // Process-long signals that hold one listener per running call (a JSON API call's on cancelSignal, a crawl's on
+    // stopSignal), each removed when its call ends: more than 10 calls at once is load, not a leak, and Node's
+    // MaxListenersExceededWarning must not say otherwise (issue 23).
+    setMaxListeners(0, this.#stop.signal, this.#cancel.signal);
+  }
 
   /** Aborted when shutdown begins: tools return early with what they have. */
   get stopSignal(): AbortSignal {

@@ -52,7 +52,11 @@ const PDF_TIMEOUT_FACTOR = 6;
 // the read fails with EXTRACTION_TIMEOUT (there is no text yet to fall back to).
 const LINEAR_WORK_MIN_MS = 5000;
 
-export function createExtractor(config: Config, size = Math.max(1, Math.min(4, availableParallelism()))): Extractor {
+// One worker per core (at most 4), and one more: a caller holds at most all but one (pool.ts), so the spare is
+// there for every other caller while one session's slow pages run on the rest (issue 23).
+const DEFAULT_WORKERS = Math.max(1, Math.min(4, availableParallelism())) + 1;
+
+export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extractor {
   const pool = createWorkerPool(workerScript(), size);
   const linearLimitMs = Math.max(config.extractTimeoutMs, LINEAR_WORK_MIN_MS);
   return {

@@ -1,5 +1,6 @@
 // The worker pool runs the compiled worker (dist/), which `npm test` builds first.
-import { afterEach, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runAsCaller } from './callers.js';
 import { createWorkerPool, type WorkerPool } from './pool.js';
 
 const SCRIPT = new URL('../../dist/workers/extract-worker.js', import.meta.url);
@@ -40,4 +41,53 @@ it('a task queued behind a stuck one still runs once the stuck one is stopped', 
 it('an unknown task is an extraction error, not a crash', async () => {
   pool = createWorkerPool(SCRIPT, 1);
   await expect(pool.run('nope', {}, 1000)).rejects.toMatchObject({ code: 'EXTRACTION_FAILED' });
+});
+
+describe('a fair share between callers (issue 23)', () => {
+  /** Starts `count` never-ending tasks as `caller`; `ended` counts those that settled. */
+  function spin(target: WorkerPool, caller: object, count: number, timeoutMs = 60_000) {
+    const state = { ended: 0, tasks: [] as Promise<unknown>[] };
+    for (let i = 0; i < count; i++) {
+      const task = runAsCaller(caller, () => target.run('spin', {}, timeoutMs));
+      state.tasks.push(task.catch((error: unknown) => error).finally(() => (state.ended += 1)));
+    }
+    return state;
+  }
+
+  it("one caller's stuck tasks leave a worker for another caller's page", async () => {
+    pool = createWorkerPool(SCRIPT, 3);
+    const heavy = spin(pool, {}, 4);
+    const plain = await runAsCaller({}, () =>
+      pool!.run<{ raw: string }>('readHtmlWork', page('<p>A small page read beside them.</p>'), 5000),
+    );
+    expect(plain.raw).toContain('A small page');
+    expect(heavy.ended).toBe(0); // still spinning: the page did not wait for any of them
+  });
+
+  it('takes turns: a second caller is served before the first caller’s backlog', async () => {
+    pool = createWorkerPool(SCRIPT, 2); // one worker per caller at most
+    const first = {};
+    const order: string[] = [];
+    const read = (caller: object, name: string) =>
+      runAsCaller(caller, () => pool!.run('readHtmlWork', page(`<p>${name} page text.</p>`), 5000)).then(() =>
+        order.push(name),
+      );
+    const stuck = spin(pool, first, 1, 500); // holds first's one worker until its time limit
+    const backlog = [read(first, 'a1'), read(first, 'a2'), read(first, 'a3')];
+    await read({}, 'b1');
+    expect(order).toEqual(['b1']); // while first's stuck task held its share, the other worker served b1
+    await Promise.all([...backlog, ...stuck.tasks]);
+    expect(order).toEqual(['b1', 'a1', 'a2', 'a3']);
+  });
+
+  it('one caller alone uses all but one worker, and its tasks run in order', async () => {
+    pool = createWorkerPool(SCRIPT, 3);
+    const caller = {};
+    const heavy = spin(pool, caller, 2, 400);
+    const queued = runAsCaller(caller, () =>
+      pool!.run<{ raw: string }>('readHtmlWork', page('<p>After the two.</p>'), 5000),
+    );
+    await expect(queued).resolves.toMatchObject({ raw: expect.stringContaining('After the two.') });
+    expect(heavy.ended).toBe(2); // it waited for one of its own: the third worker stayed free for others
+  });
 });

@@ -1,11 +1,18 @@
 // A small pool of worker threads for synchronous CPU work (HTML parsing and extraction). Some real pages take
 // seconds to extract; off the main thread, one such page cannot stall other calls or the MCP connection
 // (SPEC "Safety and politeness"). A task over its time limit has its worker terminated and replaced.
+//
+// A fair share (issue 23): each caller (callers.ts) has its own queue, and a free worker takes the next task of the
+// next caller in turn, so one caller's backlog never stands before another's first page. And one caller holds at
+// most `size - 1` workers at once: four slow pages of one session leave a worker for everyone else's, instead of a
+// small page waiting seconds behind them. The extractor sizes the pool one over the cores for that spare worker.
 // Not handled here: choosing what runs; the worker script dispatches by task name.
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from '../errors.js';
+import { currentCaller, type Caller } from './callers.js';
 
 interface Job {
+  readonly caller: Caller;
   readonly task: string;
   readonly input: unknown;
   readonly timeoutMs: number;
@@ -26,8 +33,30 @@ export interface WorkerPool {
 
 export function createWorkerPool(script: URL, size: number): WorkerPool {
   const slots: Slot[] = [];
-  const waiting: Job[] = [];
+  // The callers with waiting tasks, in turn order (a Map keeps insertion order): the one served goes to the back.
+  const waiting = new Map<Caller, Job[]>();
+  const held = new Map<Caller, number>();
+  const perCaller = Math.max(1, size - 1);
   let closed = false;
+
+  /** The next task a free worker takes: the first caller in turn below its share, its oldest task. */
+  function take(): Job | undefined {
+    for (const [caller, jobs] of waiting) {
+      if ((held.get(caller) ?? 0) >= perCaller) continue;
+      const job = jobs.shift()!;
+      waiting.delete(caller);
+      if (jobs.length > 0) waiting.set(caller, jobs);
+      held.set(caller, (held.get(caller) ?? 0) + 1);
+      return job;
+    }
+    return undefined;
+  }
+
+  function release(job: Job): void {
+    const count = (held.get(job.caller) ?? 1) - 1;
+    if (count > 0) held.set(job.caller, count);
+    else held.delete(job.caller);
+  }
 
   function spawn(): Slot {
     const slot: Slot = { worker: new Worker(script), job: undefined, timer: undefined };
@@ -38,7 +67,7 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
       if (!job) return;
       if (message.ok) job.resolve(message.value);
       else job.reject(new ExtractionError('EXTRACTION_FAILED', `Extraction failed: ${message.error ?? 'unknown'}`));
-      next(slot);
+      dispatch();
     });
     slot.worker.on('error', (error) => {
       const job = finish(slot);
@@ -53,6 +82,7 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
     if (slot.timer) clearTimeout(slot.timer);
     slot.job = undefined;
     slot.timer = undefined;
+    if (job) release(job);
     return job;
   }
 
@@ -60,17 +90,27 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
     void slot.worker.terminate();
     const index = slots.indexOf(slot);
     if (closed || index < 0) return;
-    const fresh = spawn();
-    slots[index] = fresh;
-    next(fresh);
+    slots[index] = spawn();
+    dispatch();
   }
 
-  function next(slot: Slot): void {
-    const job = waiting.shift();
-    if (!job) {
-      slot.worker.unref();
-      return;
+  /** Gives each free worker (spawning up to `size`) the next task in turn; a worker left idle is unref'd. */
+  function dispatch(): void {
+    while (!closed) {
+      let idle = slots.find((slot) => !slot.job);
+      if (!idle && slots.length >= size) break;
+      const job = take();
+      if (!job) break;
+      if (!idle) {
+        idle = spawn();
+        slots.push(idle);
+      }
+      start(idle, job);
     }
+    for (const slot of slots) if (!slot.job) slot.worker.unref();
+  }
+
+  function start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.worker.ref();
     slot.timer = setTimeout(() => {
@@ -86,19 +126,20 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
   return {
     run<T>(task: string, input: unknown, timeoutMs: number): Promise<T> {
       if (closed) return Promise.reject(new Error('worker pool is closed'));
+      const caller = currentCaller();
       return new Promise<T>((resolve, reject) => {
-        waiting.push({ task, input, timeoutMs, resolve: resolve as (value: unknown) => void, reject });
-        let idle = slots.find((slot) => !slot.job);
-        if (!idle && slots.length < size) {
-          idle = spawn();
-          slots.push(idle);
-        }
-        if (idle) next(idle);
+        const job: Job = { caller, task, input, timeoutMs, resolve: resolve as (value: unknown) => void, reject };
+        const queue = waiting.get(caller);
+        if (queue) queue.push(job);
+        else waiting.set(caller, [job]);
+        dispatch();
       });
     },
     async close(): Promise<void> {
       closed = true;
-      for (const job of waiting.splice(0)) job.reject(new Error('worker pool is closed'));
+      const queued = [...waiting.values()].flat();
+      waiting.clear();
+      for (const job of queued) job.reject(new Error('worker pool is closed'));
       await Promise.all(slots.splice(0).map((slot) => slot.worker.terminate()));
     },
   };

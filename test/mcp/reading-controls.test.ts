@@ -111,8 +111,47 @@ describe('headers: credentials for the page’s own origin', () => {
     expect(result.text).not.toContain('evil.example');
     const split = await session.call('fetch', { url: server.url('/counted'), headers: { 'x-a': 'one\r\nx-b: two' } });
     expect(split.isError).toBe(true);
-    expect(split.text).toContain('the value of "x-a" must be one line');
+    expect(split.text).toContain('the value of "x-a" contains a control character (U+000D)');
     expect(split.text).not.toContain('two');
+  });
+
+  it('a header value with any control character is refused up front, naming the header (issue 23)', async () => {
+    // Once only CR, LF and NUL were: the rest failed later, inside the HTTP client, as CONNECT_FAILED.
+    for (const [char, code] of [
+      ['\u0001', 'U+0001'],
+      ['\u001b', 'U+001B'],
+      ['\u007f', 'U+007F'],
+    ]) {
+      const before = server.hits('/counted');
+      const result = await session.call('fetch', {
+        url: server.url('/counted'),
+        headers: { cookie: `session=abc${char}def` },
+      });
+      expect(result.isError, code).toBe(true);
+      expect((result.structuredContent as { error?: { code?: string } }).error?.code, code).toBe('INVALID_ARGUMENT');
+      expect(result.text, code).toContain(`the value of "cookie" contains a control character (${code})`);
+      expect(result.text, code).not.toContain('session=abc');
+      expect(server.hits('/counted'), code).toBe(before); // nothing was requested
+    }
+    const tab = await session.call('fetch', { url: server.url('/counted'), headers: { 'x-note': 'a\tb' } });
+    expect(tab.isError).toBeFalsy(); // a tab is allowed in a field value (RFC 9110 §5.5)
+  });
+
+  it("wait_for is checked as CSS in Node, before anything is fetched: another engine's query is refused", async () => {
+    // Once checked inside the rendered page, where a page patching querySelector let `xpath=` through to Playwright.
+    const before = server.hits('/counted');
+    for (const [waitFor, reason] of [
+      ['xpath=//a', 'it starts with a selector engine (text=, xpath=, …), which is not CSS'],
+      ['text=Sign in', 'it starts with a selector engine'],
+      ['div[', 'found the end of the selector'],
+    ]) {
+      const result = await session.call('fetch', { url: server.url('/counted'), render: 'always', wait_for: waitFor });
+      expect(result.isError, waitFor).toBe(true);
+      expect((result.structuredContent as { error?: { code?: string } }).error?.code, waitFor).toBe('INVALID_ARGUMENT');
+      expect(result.text, waitFor).toContain(`wait_for "${waitFor}" is not valid CSS: `);
+      expect(result.text, waitFor).toContain(reason);
+    }
+    expect(server.hits('/counted')).toBe(before);
   });
 
   it('map reads its start page with them', async () => {

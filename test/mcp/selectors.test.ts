@@ -59,7 +59,8 @@ describe('selector', () => {
     for (const tool of ['fetch', 'read_url', 'web']) {
       const result = await session.call(tool, { url, selector: '.no-such-thing' });
       expect(result.isError, tool).toBeFalsy();
-      expect(result.text, tool).toContain(`selector matched nothing on ${url}`);
+      // It names the selector (issue 23): an agent trying several sees which one found nothing.
+      expect(result.text, tool).toContain(`selector ".no-such-thing" matched nothing on ${url}`);
       expect(result.structuredContent, tool).toMatchObject({ status: 'ok', selector_matched: 0 });
     }
   });
@@ -76,6 +77,19 @@ describe('selector', () => {
     const tooMany = await session.call('crawl', { url, exclude_selectors: Array.from({ length: 21 }, () => 'p') });
     expect(tooMany.isError).toBe(true);
     expect(tooMany.text).toContain('exclude_selectors takes at most 20 selectors');
+    // Complexity bounded up front (issue 23): a 99-step chain is refused, naming the argument, before any fetch.
+    const chain = Array.from({ length: 99 }, () => 'div').join(' ');
+    for (const [tool, args, argument] of [
+      ['fetch', { selector: chain }, 'selector'],
+      ['read_url', { exclude_selectors: ['nav', chain] }, 'exclude_selectors'],
+    ] as const) {
+      const complex = await session.call(tool, { url, ...args });
+      expect(complex.isError, tool).toBe(true);
+      expect(errorCode(complex), tool).toBe('INVALID_ARGUMENT');
+      expect(complex.text, tool).toMatch(
+        new RegExp(`${argument} "div div div.*" is too complex to run: it chains 99 compound selectors; at most 16`),
+      );
+    }
     expect(server.hits('/sel/bad')).toBe(0);
   });
 
@@ -89,7 +103,7 @@ describe('selector', () => {
     const none = await session.call('web_scraper', { url: server.url('/sel/guide'), selector: 'table' });
     const empty = JSON.parse(none.text) as { text: string; notice: string; outcome: string };
     expect(empty).toMatchObject({ text: '', outcome: 'ok' });
-    expect(empty.notice).toContain('selector matched nothing');
+    expect(empty.notice).toContain('selector "table" matched nothing');
   });
 
   it('crawl applies the selectors to every page and still follows the links outside them', async () => {
