@@ -139,13 +139,23 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
 
   function running(id: string, token: string): RunningCrawl {
     let isLost = false;
+    // Set when the call is over: a checkpoint or renewal still on its way then (a crawl stopped at its time limit
+    // does not wait for the commit in flight) would take the lease again after the release, and the crawl's own id
+    // would be refused as running. Each write goes after the one before; the release waits for them.
+    let isOver = false;
+    let writes: Promise<unknown> = Promise.resolve();
+    const write = <T>(step: () => Promise<T>): Promise<T> => {
+      const next = writes.then(step);
+      writes = next.catch(() => undefined);
+      return next;
+    };
     // Unreachable (-1): the lease is renewed again next time, or lapses, which is what an outage should do.
     const timer = setInterval(() => {
-      void link
-        .attempt((redis) => renew(redis, ...keysOf(id), token, leaseMs), -1)
-        .then((answer) => {
-          if (answer === 0) lose();
-        });
+      void write(async () => {
+        if (isOver || isLost) return;
+        const answer = await link.attempt((redis) => renew(redis, ...keysOf(id), token, leaseMs), -1);
+        if (answer === 0) lose();
+      });
     }, renewMs);
     function lose(): void {
       clearInterval(timer);
@@ -156,17 +166,26 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
         `Crawl ${id} was taken over by another replica (its lease lapsed): this call stops checkpointing it.`,
       );
     }
+    function end(): Promise<unknown> {
+      isOver = true;
+      clearInterval(timer);
+      return writes;
+    }
     timer.unref(); // a lease never keeps a process alive
     return {
       id,
-      async checkpoint(state) {
-        if (isLost) return;
-        const text = JSON.stringify(state);
-        const answer = await link.attempt((redis) => checkpoint(redis, ...keysOf(id), token, text, ttlMs, leaseMs), -1);
-        if (answer === 0) lose();
-      },
+      checkpoint: (state) =>
+        write(async () => {
+          if (isLost || isOver) return;
+          const text = JSON.stringify(state);
+          const answer = await link.attempt(
+            (redis) => checkpoint(redis, ...keysOf(id), token, text, ttlMs, leaseMs),
+            -1,
+          );
+          if (answer === 0) lose();
+        }),
       async release(final) {
-        clearInterval(timer);
+        await end();
         if (isLost) return 'lost';
         const text = final ? JSON.stringify(final) : '';
         const answer = await link.attempt((redis) => release(redis, ...keysOf(id), token, 'keep', text, ttlMs), -1);
@@ -174,7 +193,7 @@ export function createRedisResumeStore(link: RedisLink, options: RedisResumeStor
         return answer === 1 ? 'kept' : answer === 0 ? 'lost' : 'unreachable';
       },
       async discard() {
-        clearInterval(timer);
+        await end();
         if (isLost) return;
         await link.attempt((redis) => release(redis, ...keysOf(id), token, 'drop', '', ttlMs), -1);
       },
