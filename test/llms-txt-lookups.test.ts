@@ -81,7 +81,7 @@ it('a crawl with CACHE_TTL=0 asks for /llms.txt and /robots.txt once each, as th
   reader = open(server, { CACHE_TTL: '0', PER_DOMAIN_INTERVAL: '0' });
   const result = await reader.call('crawl', { url: server.url('/p/0'), max_pages: 9 });
   expect(result.isError).toBeFalsy();
-  expect((result.structured as { pages_read: number }).pages_read).toBe(9);
+  expect((result.structured as unknown as { pages_read: number }).pages_read).toBe(9);
   await vi.waitFor(() => expect(site.seen.map((one) => one.path)).toContain('/llms.txt'), { timeout: 15_000 });
   await new Promise((resolve) => setTimeout(resolve, 300)); // room for a second ask, were there one
   const asked = (path: string) => site.seen.filter((one) => one.path === path);

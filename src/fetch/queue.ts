@@ -38,6 +38,9 @@ import { AsyncResource } from 'node:async_hooks';
 import { TimeoutError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import { observeQueueWait } from '../metrics.js';
+import type { QueueOptions, RequestQueue, ScheduleOptions } from './queue-types.js';
+
+export type { HostTurns, QueueOptions, RequestQueue, ScheduleOptions } from './queue-types.js';
 
 /** A request that has not finished after this long gives its MAX_CONCURRENT slot back (see above). */
 export const DEFAULT_SLOW_AFTER_MS = 2000;
@@ -47,53 +50,6 @@ export const IN_FLIGHT_FACTOR = 4;
 
 /** A call that waited this long for its turn gets a log line: why its read was slow when the network was not. */
 export const QUEUE_WAIT_LOG_MS = 1000;
-
-export interface QueueOptions {
-  readonly maxConcurrent: number;
-  readonly perDomainIntervalMs: number;
-  /** QUEUE_TIMEOUT: the longest a call waits for its turn before it is refused with QUEUE_TIMEOUT. */
-  readonly maxWaitMs: number;
-  /** Replaceable in tests; DEFAULT_SLOW_AFTER_MS otherwise. */
-  readonly slowAfterMs?: number;
-  /** The clock, replaceable in tests. */
-  readonly now?: () => number;
-  /** PER_DOMAIN_INTERVAL across replicas; none: this process's spacing is the only one. */
-  readonly turns?: HostTurns;
-}
-
-/**
- * A host's turns shared with other processes. The stored fact is when the host's last request started; each caller
- * measures its own interval from it, so PER_DOMAIN_INTERVAL and a longer Crawl-delay can share one key.
- */
-export interface HostTurns {
-  /**
-   * Takes the host's turn when `intervalMs` has passed since the last start any process took (resolves 0), or
-   * takes nothing and resolves with the milliseconds left. Never rejects: a store that cannot answer resolves 0,
-   * leaving this process's own spacing in force.
-   */
-  take(key: string, intervalMs: number): Promise<number>;
-}
-
-export interface ScheduleOptions {
-  /** The caller's cancellation: a waiting call leaves the queue, a running one answers at once, with its reason. */
-  readonly signal?: AbortSignal;
-  /** The network deadline, counted from the moment the task leaves the queue; passing it aborts the task's signal. */
-  readonly timeoutMs: number;
-  /** A request nobody asked for: an idle turn, which yields to every caller's request (see above). */
-  readonly idle?: boolean;
-}
-
-export interface RequestQueue {
-  /**
-   * Runs `task` when the URL's host may be contacted again and a slot is free. The task receives one signal that
-   * aborts on the caller's cancellation or on the deadline (with a TimeoutError as its reason). Rejects with a
-   * QUEUE_TIMEOUT TimeoutError when the call cannot start within the wait limit.
-   */
-  schedule<T>(url: string, task: (signal: AbortSignal) => Promise<T>, options: ScheduleOptions): Promise<T>;
-  /** Requests running now (slow ones included) and calls waiting; for tests and diagnostics. */
-  readonly active: number;
-  readonly waiting: number;
-}
 
 interface Running {
   readonly host: Host;
