@@ -1,5 +1,5 @@
-// Each origin's /llms.txt (src/formats/llms-txt.ts), read once per origin per site-file TTL (SITE_FILE_TTL, fixed
-// whatever CACHE_TTL says for pages: fetch/robots-gate.ts siteFileTtlMs) and shared by every read of a page on that
+// Each origin's /llms.txt (src/formats/llms-txt.ts), read once per origin per site-file TTL (fetch/robots-gate.ts
+// siteFileTtlMs: CACHE_TTL when longer, else an hour, whatever CACHE_TTL says for pages) and shared by every read of a page on that
 // origin (its Markdown twin) and by the `map` tool (its list of URLs). The file is fetched through the same loadPage
 // as every page (guard, cache, queue); what is kept here is the parsed answer, including "there is none": a 404 is
 // never cached as a page, and without this a site with no llms.txt would cost one extra request per read. Twins
