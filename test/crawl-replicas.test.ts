@@ -56,6 +56,9 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
   let origin: FixtureServer;
   /** The same host on another port: in the crawl's scope, with its own robots.txt (an origin is host and port). */
   let other: FixtureServer;
+  /** A third origin whose robots.txt is held while `holdFar` is set: the one-id test's crawl waits there. */
+  let far: FixtureServer;
+  let holdFar = true;
   let client: Redis;
   const replicas: Replica[] = [];
   /** The other origin's robots.txt answers are held while this is set: a crawl waits there, no page in flight. */
@@ -63,7 +66,7 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
   const heldRobots: ServerResponse[] = [];
 
   beforeAll(async () => {
-    [origin, other] = await Promise.all([startFixtureServer(), startFixtureServer()]);
+    [origin, other, far] = await Promise.all([startFixtureServer(), startFixtureServer(), startFixtureServer()]);
     const html = (body: string) => (res: ServerResponse) => {
       res.setHeader('content-type', 'text/html; charset=utf-8');
       res.end(body);
@@ -87,9 +90,20 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
       if (holdRobots) heldRobots.push(res);
       else res.writeHead(404).end();
     });
+    // A site read in two calls: the first stops at max_seconds (pages take 450 ms each), the second reaches the far
+    // origin after its third page and waits there on its robots.txt.
+    origin.route('/j/', (_req, res) =>
+      html(page('One-id start', ['/j/1', '/j/2', '/j/3', far.url('/y'), '/j/4']))(res),
+    );
+    origin.route('/j/:n', (_req, res, params) => void setTimeout(() => html(page(`J ${params.n}`))(res), 450));
+    far.route('/y', (_req, res) => html(page('Far y'))(res));
+    far.route('/robots.txt', (_req, res) => {
+      if (holdFar) heldRobots.push(res);
+      else res.writeHead(404).end();
+    });
     const env = {
       REDIS_URL: redis.url,
-      ALLOW_PRIVATE_HOSTS: `${origin.hostPort},${other.hostPort}`,
+      ALLOW_PRIVATE_HOSTS: `${origin.hostPort},${other.hostPort},${far.hostPort}`,
       RENDER_JS: 'never',
       MAX_CONCURRENT: '1',
       PER_DOMAIN_INTERVAL: '0', // spacing is test/replicas.test.ts's subject; here it would only slow each call
@@ -103,7 +117,7 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
     for (const res of heldRobots) res.destroy();
     client?.disconnect();
     await Promise.all(replicas.map((one) => one.stop()));
-    await Promise.all([origin?.close(), other?.close()]);
+    await Promise.all([origin?.close(), other?.close(), far?.close()]);
   });
 
   it('continues a crawl stopped on one replica on the next, and the next, reading every page once', async () => {
@@ -115,17 +129,18 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
     const ids = [first.id];
     for (let call = 1; answer.result.continue_from !== undefined && call < 30; call++) {
       answer = await crawl(replicas[call % 3]!, { continue_from: answer.result.continue_from, max_seconds: 1 });
-      expect(answer.success).toBe(true);
+      expect(answer.error).toBeNull();
       read.push(...answer.result.pages.map((one) => one.url));
       ids.push(answer.result.continue_from ?? null);
     }
-    expect(ids.length).toBeGreaterThanOrEqual(3); // A, B and C each took a turn
+    expect(ids.length).toBeGreaterThanOrEqual(3); // replicas A, B and C each took a turn
+    for (const id of ids.slice(0, -1)) expect(id).toBe(first.id); // one crawl, one id
     expect(answer.result.stop_reason).toBe('frontier_empty');
     expect(answer.result.total_pages_read).toBe(7);
     expect(read.sort()).toEqual([origin.url('/t/'), ...[1, 2, 3, 4, 5, 6].map((n) => origin.url(`/t/${n}`))].sort());
-    // An id continues its crawl once.
+    // Complete: its id says so.
     const used = await crawl(replicas[1]!, { continue_from: first.id });
-    expect(used.error).toMatch(/is unknown or expired/);
+    expect(used.error).toMatch(/this crawl is complete/);
   }, 120_000);
 
   it('tells an MCP client the crawl’s id in its first progress notification, before any page is read', async () => {
@@ -145,8 +160,8 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
     expect(id).not.toBeNull();
     expect(messages.slice(1)).not.toEqual([]);
     for (const message of messages.slice(1)) expect(message).toContain(`continue_from="${id![1]}"`);
-    // Read to its end (max_pages): its id continues nothing.
-    expect((await crawl(replicas[0]!, { continue_from: id![1] })).error).toMatch(/is unknown or expired/);
+    // Read to its end (max_pages): its id continues nothing, and says so.
+    expect((await crawl(replicas[0]!, { continue_from: id![1] })).error).toMatch(/this crawl is complete/);
   }, 60_000);
 
   it('continues a crawl whose replica was killed mid-way on another, from its last committed page, budgets held', async () => {
@@ -188,5 +203,43 @@ describeWithRedis('crawls across replicas sharing one Redis', (redis) => {
       1, 1, 1, 1, 0, 0,
     ]);
     expect(other.hits('/x')).toBe(1);
+  }, 120_000);
+
+  it('continues a crawl whose replica died while it continued it, with the id the client sent (issue 23)', async () => {
+    const [, b, c] = replicas as [Replica, Replica, Replica];
+    const first = await crawl(c, { url: origin.url('/j/'), max_seconds: 1 });
+    expect(first.result.stop_reason).toBe('time_limit');
+    const id = first.result.continue_from!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    // The client continues it on C; C dies before answering, its crawl waiting on the far origin's robots.txt.
+    const second = await startCrawl(c, { continue_from: id, max_seconds: 120 });
+    second.answer.catch(() => undefined);
+    expect(second.id).toBe(id); // the id the client sent is the crawl's, from the start of this call
+    const checkpointed = async () => {
+      const state = await client.get(`web-reader:crawl:${id}`);
+      return state ? (JSON.parse(state) as { pagesRead: number }).pagesRead : 0;
+    };
+    await until('the crawl waits on the far origin', () => far.hits('/robots.txt') === 1);
+    await until('four pages are checkpointed under the id', async () => (await checkpointed()) === 4);
+    // While C holds it, the answer is "retry in N s", in the message and the structured error.
+    const refused = (await crawl(b, { continue_from: id })) as CrawlAnswer & {
+      result: { error?: { code: string; retry_after_seconds?: number } };
+    };
+    expect(refused.error).toMatch(/this crawl is running on another replica; try again in \d+ s/);
+    expect(refused.result.error).toMatchObject({ code: 'QUEUE_TIMEOUT', retry_after_seconds: expect.any(Number) });
+
+    await c.stop();
+    holdFar = false;
+    let continued: CrawlAnswer | undefined;
+    await until('the dead replica’s lease has lapsed', async () => {
+      const attempt = await crawl(b, { continue_from: id, max_seconds: 60 });
+      if (attempt.success) continued = attempt;
+      else expect(attempt.error).toMatch(/running on another replica; try again in \d+ s/);
+      return attempt.success;
+    });
+    expect(continued!.result.pages.map((one) => one.url)).toEqual([far.url('/y'), origin.url('/j/4')]);
+    expect(continued!.result.total_pages_read).toBe(6);
+    expect(continued!.result.stop_reason).toBe('frontier_empty');
+    expect((await crawl(b, { continue_from: id })).error).toMatch(/this crawl is complete/);
   }, 120_000);
 });

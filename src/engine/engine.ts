@@ -17,6 +17,7 @@ import { browserPageRenderer, cachedRenderer, type PageRenderer } from './render
 import { createExtractor, type Extractor } from '../workers/extractor.js';
 import type { LlmsTxt } from '../formats/llms-txt.js';
 import { createLlmsTxtIndex } from './llms-txt-index.js';
+import { siteFileTtlMs } from '../fetch/robots-gate.js';
 
 export interface EngineIO {
   readonly fetchPage?: FetchPage;
@@ -46,11 +47,17 @@ export interface Engine {
    * checks too (fetch/robots-gate.ts): fetched once per origin per CACHE_TTL whoever asks. Crawl and map.
    */
   robotsRules(url: string, signal?: AbortSignal): Promise<RobotsRules>;
-  /** The URL's origin's /llms.txt, read once per CACHE_TTL and shared with readPage's twins; none when it has none. */
+  /**
+   * The URL's origin's /llms.txt, asked for as the crawler (`map`): read once per origin per site-file TTL and shared
+   * with readPage's twins; none when it has none.
+   */
   readLlmsTxt(url: string, signal?: AbortSignal): Promise<LlmsTxt | undefined>;
   /** A sitemap's URLs, read off the main thread: its text, or a gzipped one's bytes unpacked. */
   parseSitemap(body: string | Uint8Array): Promise<ParsedSitemap>;
-  /** Stops the extraction workers and the browser; the shared state is its owner's to close. */
+  /**
+   * Stops the /llms.txt lookups (none is sent after), the extraction workers and the browser; the shared state is
+   * its owner's to close.
+   */
   close(): Promise<void>;
 }
 
@@ -71,7 +78,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
   const llmsTxt = createLlmsTxtIndex({
     loadPage,
     decodeText,
-    ttlMs: config.cacheTtlSeconds * 1000,
+    ttlMs: siteFileTtlMs(config.cacheTtlSeconds),
     fetchTimeoutMs: config.fetchTimeoutMs,
   });
   const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs, llmsTxt });
@@ -79,10 +86,12 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     config,
     loadPage,
     readPage,
-    readLlmsTxt: (url, signal) => llmsTxt.read(url, signal),
+    // Asked for by `map`, which announces itself as the crawler.
+    readLlmsTxt: (url, signal) => llmsTxt.read(url, signal, config.crawlerUserAgent),
     parseSitemap: (body) => extractor.sitemap(body),
     robotsRules: (url, signal) => loadPage.robotsRules(url, signal),
     close: async () => {
+      llmsTxt.close(); // a lookup nobody asked for stops here: nothing fires after close()
       await Promise.all([extractor.close(), renderer.close()]);
     },
   };

@@ -18,7 +18,7 @@ import { claimOrWait, type FetchClaims } from '../fetch/fetch-claims.js';
 import { createFetcher } from '../fetch/guarded-fetch.js';
 import { createPageCache, DEFAULT_CACHE_MAX_BYTES, snapshotKey, type PageCache } from '../fetch/page-cache.js';
 import { createRequestQueue, type HostTurns, type RequestQueue } from '../fetch/queue.js';
-import { createRobotsGate, type RobotsStore } from '../fetch/robots-gate.js';
+import { createRobotsGate, siteFileTtlMs, type RobotsStore } from '../fetch/robots-gate.js';
 import { productTokenOf, type RobotsRules } from '../fetch/robots.js';
 import { sniffContent } from '../formats/sniff.js';
 import type { FetchedPage, FetchOptions, FetchPage } from '../fetch/types.js';
@@ -41,6 +41,8 @@ export interface LoadOptions {
   readonly credentials?: Credentials;
   /** Overrides USER_AGENT for this call: the crawler's own (Config.crawlerUserAgent) for `crawl` and `map`. */
   readonly userAgent?: string;
+  /** A request nobody asked for (the /llms.txt lookup): an idle turn in the host's queue (fetch/queue.ts). */
+  readonly idle?: boolean;
 }
 
 export interface LoadedPage {
@@ -116,7 +118,7 @@ export function createPageLoader(config: Config, io: LoaderIO): PageLoader {
       const kind = sniffContent(page.mediaType, page.body, page.finalUrl);
       return kind === 'binary' || kind === 'pdf' ? '' : io.decodeText(page); // no text: no rules
     },
-    config.cacheTtlSeconds * 1000,
+    siteFileTtlMs(config.cacheTtlSeconds),
     Date.now,
     productTokenOf(config.crawlerUserAgent),
     io.robotsStore,
@@ -125,7 +127,7 @@ export function createPageLoader(config: Config, io: LoaderIO): PageLoader {
 
   // Every request to the network waits its turn (MAX_CONCURRENT, PER_DOMAIN_INTERVAL, at most QUEUE_TIMEOUT);
   // cache hits never queue. The network deadline (FETCH_TIMEOUT) starts when the request leaves the queue.
-  function queuedFetch(url: string, options: FetchOptions): Promise<FetchedPage> {
+  function queuedFetch(url: string, options: FetchOptions & { readonly idle?: boolean }): Promise<FetchedPage> {
     const timeoutMs = options.timeoutMs ?? config.fetchTimeoutMs;
     const run = (signal: AbortSignal) => {
       const started = performance.now();
@@ -133,7 +135,7 @@ export function createPageLoader(config: Config, io: LoaderIO): PageLoader {
         observeUpstreamLatency(performance.now() - started),
       );
     };
-    return queue.schedule(url, run, { signal: options.signal, timeoutMs });
+    return queue.schedule(url, run, { signal: options.signal, timeoutMs, idle: options.idle });
   }
 
   async function fetchWithFallback(url: string, options: LoadOptions): Promise<FetchedPage> {

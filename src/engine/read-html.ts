@@ -186,7 +186,8 @@ async function readMarkdownTwin(
 }
 
 // The twin the site's /llms.txt names for the page (llms-txt-index.ts), read as a declared one is. One that cannot
-// be read is remembered, so that a wrong listing or guess costs one request per CACHE_TTL, not one per read.
+// be read is remembered, so that a wrong listing or guess costs one request per site-file TTL, not one per read. The
+// lookup goes out as this read's User-Agent (the crawler's in a crawl).
 async function readLlmsTxtTwin(
   pageUrl: string,
   options: LoadOptions,
@@ -194,7 +195,7 @@ async function readLlmsTxtTwin(
   loadPage: LoadPage,
   llmsTxt: LlmsTxtIndex,
 ): Promise<{ url: string; content: string; source: MarkdownSource } | undefined> {
-  const listed = llmsTxt.knownTwinFor(pageUrl);
+  const listed = llmsTxt.knownTwinFor(pageUrl, options.userAgent);
   if (!listed) return undefined;
   const twin = await readMarkdownTwin(listed.url, options, extractor, loadPage, 'llms.txt');
   if (!twin) llmsTxt.markMissing(listed.url);

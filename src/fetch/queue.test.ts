@@ -34,6 +34,47 @@ describe('createRequestQueue', () => {
     expect(at.a3! - at.a2!).toBeGreaterThanOrEqual(95);
   });
 
+  it('an idle turn waits while a caller waits or runs, takes no turn, no slot, and yields to every caller', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 100, maxWaitMs: 5000 });
+    const order: string[] = [];
+    const page = manualTask();
+    const first = queue.schedule('http://a.test/1', async () => (order.push('a1'), page.run()), { timeoutMs: 5000 });
+    const lookup = manualTask();
+    const idle = queue.schedule('http://a.test/llms.txt', async () => (order.push('idle'), lookup.run()), {
+      timeoutMs: 5000,
+      idle: true,
+    });
+    const second = queue.schedule('http://a.test/2', async () => void order.push('a2'), { timeoutMs: 5000 });
+    await sleep(150);
+    page.finish();
+    await first;
+    await second; // the caller's second request went first: the idle one yields to it
+    await vi.waitFor(() => expect(order).toEqual(['a1', 'a2', 'idle']));
+    // While the idle request runs, a caller's request holds no wait for it: no turn taken, no slot held.
+    const third = queue.schedule('http://a.test/3', async () => void order.push('a3'), { timeoutMs: 5000 });
+    await third;
+    expect(lookup.started).toBe(true);
+    expect(order).toEqual(['a1', 'a2', 'idle', 'a3']);
+    lookup.finish();
+    await idle;
+  });
+
+  it('an idle request leaves the queue when its signal aborts, and never starts', async () => {
+    const queue = createRequestQueue({ maxConcurrent: 1, perDomainIntervalMs: 200, maxWaitMs: 5000 });
+    await queue.schedule('http://a.test/1', async () => {}, { timeoutMs: 5000 });
+    const stop = new AbortController();
+    let started = false;
+    const idle = queue.schedule('http://a.test/llms.txt', async () => void (started = true), {
+      timeoutMs: 5000,
+      idle: true,
+      signal: stop.signal,
+    });
+    stop.abort(new Error('closed'));
+    await expect(idle).rejects.toThrow('closed');
+    await sleep(300);
+    expect(started).toBe(false);
+  });
+
   it('runs at most MAX_CONCURRENT calls at once', async () => {
     const queue = createRequestQueue({ maxConcurrent: 2, perDomainIntervalMs: 0, maxWaitMs: 5000 });
     let running = 0;

@@ -21,6 +21,13 @@
 //    its turn before a call starts (src/shared-state/redis-host-turns.ts); told to wait, the host sleeps that long
 //    and asks again. Its MAX_CONCURRENT slot is held only for the question, never for the wait.
 //
+//  - An idle turn (ScheduleOptions.idle): a request nobody asked for (the /llms.txt lookup, engine/llms-txt-index.ts)
+//    never costs a caller. It starts only when its host has no caller's request waiting or running, no sooner than
+//    PER_DOMAIN_INTERVAL after the host's last start, one at a time per host, without a MAX_CONCURRENT slot and
+//    without asking `turns`; and it takes no turn: the next caller's request is spaced from the caller's request
+//    before it, not from the lookup, so it may follow the lookup sooner than PER_DOMAIN_INTERVAL (one small request
+//    per origin per hour at most). Its QUEUE_TIMEOUT timer keeps no process alive.
+//
 // Whose context a task runs in: a call starts when another call's request finishes or a timer fires, so pump()
 // runs on someone else's stack. Each waiter's start is bound to its own caller's async context (AsyncResource.bind)
 // so that its fetch, and every log line of it, belongs to the call that asked (src/log.ts: a line reaches only the
@@ -31,6 +38,9 @@ import { AsyncResource } from 'node:async_hooks';
 import { TimeoutError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import { observeQueueWait } from '../metrics.js';
+import type { QueueOptions, RequestQueue, ScheduleOptions } from './queue-types.js';
+
+export type { HostTurns, QueueOptions, RequestQueue, ScheduleOptions } from './queue-types.js';
 
 /** A request that has not finished after this long gives its MAX_CONCURRENT slot back (see above). */
 export const DEFAULT_SLOW_AFTER_MS = 2000;
@@ -41,57 +51,14 @@ export const IN_FLIGHT_FACTOR = 4;
 /** A call that waited this long for its turn gets a log line: why its read was slow when the network was not. */
 export const QUEUE_WAIT_LOG_MS = 1000;
 
-export interface QueueOptions {
-  readonly maxConcurrent: number;
-  readonly perDomainIntervalMs: number;
-  /** QUEUE_TIMEOUT: the longest a call waits for its turn before it is refused with QUEUE_TIMEOUT. */
-  readonly maxWaitMs: number;
-  /** Replaceable in tests; DEFAULT_SLOW_AFTER_MS otherwise. */
-  readonly slowAfterMs?: number;
-  /** The clock, replaceable in tests. */
-  readonly now?: () => number;
-  /** PER_DOMAIN_INTERVAL across replicas; none: this process's spacing is the only one. */
-  readonly turns?: HostTurns;
-}
-
-/**
- * A host's turns shared with other processes. The stored fact is when the host's last request started; each caller
- * measures its own interval from it, so PER_DOMAIN_INTERVAL and a longer Crawl-delay can share one key.
- */
-export interface HostTurns {
-  /**
-   * Takes the host's turn when `intervalMs` has passed since the last start any process took (resolves 0), or
-   * takes nothing and resolves with the milliseconds left. Never rejects: a store that cannot answer resolves 0,
-   * leaving this process's own spacing in force.
-   */
-  take(key: string, intervalMs: number): Promise<number>;
-}
-
-export interface ScheduleOptions {
-  /** The caller's cancellation: a waiting call leaves the queue, a running one answers at once, with its reason. */
-  readonly signal?: AbortSignal;
-  /** The network deadline, counted from the moment the task leaves the queue; passing it aborts the task's signal. */
-  readonly timeoutMs: number;
-}
-
-export interface RequestQueue {
-  /**
-   * Runs `task` when the URL's host may be contacted again and a slot is free. The task receives one signal that
-   * aborts on the caller's cancellation or on the deadline (with a TimeoutError as its reason). Rejects with a
-   * QUEUE_TIMEOUT TimeoutError when the call cannot start within the wait limit.
-   */
-  schedule<T>(url: string, task: (signal: AbortSignal) => Promise<T>, options: ScheduleOptions): Promise<T>;
-  /** Requests running now (slow ones included) and calls waiting; for tests and diagnostics. */
-  readonly active: number;
-  readonly waiting: number;
-}
-
 interface Running {
   readonly host: Host;
   /** When the task's deadline passes: by then it has been aborted. */
   deadlineAt: number;
   readonly slowAt: number;
   isSlow: boolean;
+  /** An idle turn's request: in no host's `running`, holding no MAX_CONCURRENT slot. */
+  readonly idle?: boolean;
 }
 
 interface Waiter {
@@ -110,6 +77,9 @@ interface Host {
   isAsking: boolean;
   readonly line: Waiter[];
   readonly running: Set<Running>;
+  /** Requests nobody asked for, waiting for the host to be idle; and whether one of them runs now. */
+  readonly idleLine: Waiter[];
+  isIdleRunning: boolean;
 }
 
 /** The host a spacing applies to: the name with its port, lower-case (one server, one interval). */
@@ -132,6 +102,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   const hosts = new Map<string, Host>();
   /** Hosts with calls waiting, so picking the next call does not walk every host ever contacted. */
   const lined = new Set<Host>();
+  /** Hosts with idle-turn requests waiting. */
+  const idleLined = new Set<Host>();
   const running = new Set<Running>();
   let fast = 0; // running requests not yet slow: the ones MAX_CONCURRENT counts
   let waitingCount = 0;
@@ -145,7 +117,16 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   function hostOf(key: string): Host {
     let host = hosts.get(key);
     if (!host) {
-      host = { key, lastStart: -Infinity, notBefore: -Infinity, isAsking: false, line: [], running: new Set() };
+      host = {
+        key,
+        lastStart: -Infinity,
+        notBefore: -Infinity,
+        isAsking: false,
+        line: [],
+        running: new Set(),
+        idleLine: [],
+        isIdleRunning: false,
+      };
       hosts.set(key, host);
     }
     return host;
@@ -180,12 +161,36 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
       if (turns) askTurn(best);
       else startNext(best, time);
     }
+    wakeAt = Math.min(wakeAt, startIdleTurns(time));
     forgetIdleHosts(time);
-    if (wakeAt !== Infinity && hasSlot()) {
+    if (wakeAt !== Infinity && (hasSlot() || idleLined.size > 0)) {
       timer = setTimeout(pump, Math.max(0, wakeAt - time));
       // A pending wake-up must not keep a finished CLI run alive; the waiting calls' own timers do that.
       timer.unref();
     }
+  }
+
+  // Idle turns: a host with no caller's request waiting or running, its interval passed, starts its first idle
+  // request; it takes no turn (lastStart stays the last caller's start) and no MAX_CONCURRENT slot. Returns when to
+  // look again.
+  function startIdleTurns(time: number): number {
+    let wakeAt = Infinity;
+    for (const host of idleLined) {
+      if (host.isIdleRunning || host.line.length > 0 || host.running.size > 0 || host.isAsking) continue;
+      const readyAt = Math.max(host.lastStart + interval, host.notBefore);
+      if (readyAt > time) {
+        wakeAt = Math.min(wakeAt, readyAt);
+        continue;
+      }
+      if (running.size >= maxInFlight) break;
+      const waiter = host.idleLine.shift()!;
+      if (host.idleLine.length === 0) idleLined.delete(host);
+      host.isIdleRunning = true;
+      const entry: Running = { host, deadlineAt: Infinity, slowAt: Infinity, isSlow: true, idle: true };
+      running.add(entry);
+      waiter.start(entry);
+    }
+    return wakeAt;
   }
 
   // The host is ready here; is it ready everywhere? The answer comes back after other pumps may have run, so the
@@ -224,6 +229,7 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
 
   function finish(entry: Running): void {
     if (!entry.isSlow) fast--;
+    if (entry.idle) entry.host.isIdleRunning = false;
     running.delete(entry);
     entry.host.running.delete(entry);
     pump();
@@ -234,7 +240,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
   function forgetIdleHosts(time: number): void {
     if (hosts.size < 1024) return;
     for (const [key, host] of hosts) {
-      if (host.line.length === 0 && host.running.size === 0 && !host.isAsking && host.lastStart + interval <= time) {
+      const isIdle = host.line.length === 0 && host.running.size === 0 && !host.isAsking;
+      if (isIdle && host.idleLine.length === 0 && !host.isIdleRunning && host.lastStart + interval <= time) {
         hosts.delete(key);
       }
     }
@@ -297,18 +304,20 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
         return;
       }
       const host = hostOf(queueKey(url));
+      const line = opts.idle ? host.idleLine : host.line;
+      const lines = opts.idle ? idleLined : lined;
       // Its place in the host's line alone needs longer than the wait limit: say so now, not after the wait.
-      if (spacingWait(host, host.line.length) > maxWaitMs) {
+      if (!opts.idle && spacingWait(host, host.line.length) > maxWaitMs) {
         reject(queueTimeout(url, host, host.line.length, estimateWait(host, host.line.length)));
         return;
       }
 
       const leave = (reason: unknown) => {
-        const index = host.line.indexOf(waiter);
+        const index = line.indexOf(waiter);
         if (index < 0) return;
-        host.line.splice(index, 1);
-        waitingCount--;
-        if (host.line.length === 0) lined.delete(host);
+        line.splice(index, 1);
+        if (!opts.idle) waitingCount--;
+        if (line.length === 0) lines.delete(host);
         clearTimeout(waitTimer);
         caller?.removeEventListener('abort', onCallerAbort);
         reject(reason);
@@ -316,9 +325,10 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
       };
       const onCallerAbort = () => leave(caller!.reason);
       const waitTimer = setTimeout(() => {
-        const position = host.line.indexOf(waiter);
+        const position = line.indexOf(waiter);
         leave(queueTimeout(url, host, position, estimateWait(host, position)));
       }, maxWaitMs);
+      if (opts.idle) waitTimer.unref(); // a request nobody asked for keeps no process alive
 
       const queuedAt = now();
       const waiter: Waiter = {
@@ -329,8 +339,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
           clearTimeout(waitTimer);
           caller?.removeEventListener('abort', onCallerAbort);
           const waitedMs = now() - queuedAt;
-          observeQueueWait(waitedMs);
-          if (waitedMs >= QUEUE_WAIT_LOG_MS) {
+          if (!opts.idle) observeQueueWait(waitedMs);
+          if (waitedMs >= QUEUE_WAIT_LOG_MS && !opts.idle) {
             log(
               'info',
               `waited ${(waitedMs / 1000).toFixed(1)} s in the queue before fetching ${logUrl(url)}: requests to ` +
@@ -369,9 +379,9 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
       }
 
       caller?.addEventListener('abort', onCallerAbort, { once: true });
-      host.line.push(waiter);
-      lined.add(host);
-      waitingCount++;
+      line.push(waiter);
+      lines.add(host);
+      if (!opts.idle) waitingCount++;
       pump();
     });
   }

@@ -1,8 +1,9 @@
 // The one robots.txt gate (RFC 9309), shared by every reader of robots.txt: single-page reads under
 // RESPECT_ROBOTS=always (a disallowed URL is refused with ROBOTS_DENIED, status `robots_denied`, before any request
 // for it is made), and the crawl and map, which take the rules themselves (Crawl-delay, Sitemap lines). Each
-// origin's answer is kept for CACHE_TTL, so robots.txt is fetched once per origin per TTL whoever asks, and a site
-// without one (404, never cached as a page) costs one request per origin, not one per read or per crawl. One fetch
+// origin's answer is kept for the site-file TTL (siteFileTtlMs: at least an hour, whatever CACHE_TTL says for
+// pages), so robots.txt is fetched once per origin per TTL whoever asks, and a site without one (404, never cached
+// as a page) costs one request per origin, not one per read or per crawl, even with CACHE_TTL=0. One fetch
 // per origin at a time: callers asking while it runs wait for it. With a shared `store` (REDIS_URL), one replica's
 // answer serves the others for the same time; each still keeps the parsed rules itself.
 // How the file is fetched is the caller's `readText` (engine/load-page.ts): as the crawler, with no credentials.
@@ -11,6 +12,18 @@ import { SecurityError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import { unlessAborted } from './guarded-connect.js';
 import { readRobotsAnswer, robotsUrlFor, rulesFromAnswer, type RobotsAnswer, type RobotsRules } from './robots.js';
+
+/**
+ * How long an origin's robots.txt and llms.txt answers are kept (issue 23): CACHE_TTL when longer, else an hour, and
+ * never past the 24 h RFC 9309 §2.4 allows. CACHE_TTL=0 (fresh pages) does not make every read, or every page of a
+ * crawl, ask for the site's files again.
+ */
+export const SITE_FILE_TTL_SECONDS = 3600;
+const SITE_FILE_MAX_TTL_SECONDS = 24 * 3600;
+
+export function siteFileTtlMs(cacheTtlSeconds: number): number {
+  return Math.min(Math.max(cacheTtlSeconds, SITE_FILE_TTL_SECONDS), SITE_FILE_MAX_TTL_SECONDS) * 1000;
+}
 
 /** Origins whose rules are kept at once; the oldest is forgotten first. */
 const MAX_ORIGINS = 512;

@@ -223,6 +223,14 @@ export function crawlStartedSentence(idNote: string): string {
   return `crawl started${idNote}`;
 }
 
+/** A continue_from naming a crawl that ended (its id is kept for CRAWL_RESUME_TTL to say so). */
+export function crawlCompleteMessage(quotedId: string): string {
+  return (
+    `continue_from '${quotedId}': this crawl is complete — the call that finished it returned its last pages, and ` +
+    'there is nothing left to continue. Start a new crawl with url to read the site again.'
+  );
+}
+
 /** The same for a person at the command line. */
 export function cliCrawlContinueLine(id: string): string {
   return `To continue: web-reader crawl --continue ${id}`;

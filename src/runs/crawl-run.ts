@@ -5,6 +5,7 @@
 import type { CrawlResult } from '../crawl/commit.js';
 import type { CrawlIO } from '../crawl/crawl-io.js';
 import type { CrawlOptions, CrawlProgress } from '../crawl/crawl-site.js';
+import type { CrawlState } from '../crawl/frontier.js';
 import type { ResumeStore, RunningCrawl } from '../crawl/resume-store.js';
 import { parseAllowedDomains } from '../crawl/url-scope.js';
 import type { Engine } from '../engine/engine.js';
@@ -143,20 +144,28 @@ export async function runCrawl(
   const { crawlSite } = await import('../crawl/crawl-site.js');
   // With a store that checkpoints crawls, the crawl has its id from the start (docs/scale-out.md "Crawls").
   let running: RunningCrawl | undefined;
+  // A continued crawl keeps its id (one crawl, one id): what this call took, to write back under it.
+  let continued: { readonly id: string; readonly taken: CrawlState } | undefined;
   const crawlWith = async (crawlOptions: CrawlOptions): Promise<CrawlResult> => {
     try {
       if (running) options.onRunning?.(running.id);
       const checkpoint = running && { checkpoint: running.checkpoint };
       return await crawlSite({ ...crawlOptions, ...checkpoint }, ioFor(crawlOptions.url));
     } catch (error) {
-      await running?.release(); // its last checkpoint stays: the id still continues it
+      // Its last checkpoint stays, or the state this call took is kept again: the id still continues it.
+      if (running) await running.release();
+      else if (continued) await store.save(continued.taken, continued.id);
       throw error;
     }
   };
   if (request.continueFrom !== undefined) {
-    const taken = await takeResumeState(store, request.continueFrom, config.crawlResumeTtlSeconds);
+    const id = request.continueFrom.trim();
+    // Held for this call's time limit and a little more (its last page, its answer).
+    const holdMs = (request.maxSeconds + 30) * 1000;
+    const taken = await takeResumeState(store, id, config.crawlResumeTtlSeconds, holdMs);
     running = taken.running;
     const resume = taken.state;
+    continued = { id, taken: resume };
     result = await crawlWith({ ...resume.scope, ...runtime, resume });
   } else {
     if (request.url === undefined) {
@@ -186,7 +195,7 @@ export async function runCrawl(
     result = await crawlWith({ ...scope, ...runtime });
   }
   if (result.landedUrl !== undefined) notes.push(crawlLandedNote(result.startUrl, result.landedUrl));
-  const { continueFrom, note } = await handOutResumeId(store, running, result);
+  const { continueFrom, note } = await handOutResumeId(store, running, result, continued);
   if (note !== undefined) notes.push(note);
   return { result, notes, ...(continueFrom !== undefined && { continueFrom }) };
 }

@@ -143,6 +143,51 @@ describe('crawl within max_seconds over MCP', () => {
     expect(b.total_tokens_used).toBe(a.tokens_used + b.tokens_used);
   });
 
+  it('keeps one id for the whole crawl: continued, and continued again, with the id first given (issue 23)', async () => {
+    const { paths, start } = slowTree(12, null);
+    const { client } = await connect();
+    const warm = slowTree(1, null); // the crawler loads with a server's first crawl
+    await client.callTool({ name: 'crawl', arguments: { url: warm.start, max_pages: 1 } });
+    const first = (await client.callTool({ name: 'crawl', arguments: { url: start, max_seconds: 1 } }))
+      .structuredContent as CrawlToolResult;
+    const id = first.continue_from!;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const read = pathsOf(first);
+    // A call continues it (the site sees its requests); while it runs, the same id is refused with when to retry,
+    // never "unknown".
+    const hits = () => paths.reduce((sum, path) => sum + server.hits(path), 0);
+    const before = hits();
+    const second = client.callTool({
+      name: 'crawl',
+      arguments: { continue_from: id, max_seconds: 2 },
+    }) as Promise<CallToolResult>;
+    for (let i = 0; i < 500 && hits() === before; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(hits()).toBeGreaterThan(before);
+    const refused = (await client.callTool({ name: 'crawl', arguments: { continue_from: id } })) as CallToolResult;
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).toMatch(
+      new RegExp(`continue_from '${id}': this crawl is running on this server; try again in \\d+ s`),
+    );
+    expect(refused.structuredContent).toMatchObject({
+      error: { code: 'QUEUE_TIMEOUT', retry_after_seconds: expect.any(Number) },
+    });
+    let answer = (await second).structuredContent as CrawlToolResult;
+    read.push(...pathsOf(answer));
+    // The id it gives back is the one it was sent; continuing that id again goes on to the end.
+    for (let call = 0; answer.continue_from !== undefined && call < 20; call++) {
+      expect(answer.continue_from).toBe(id);
+      answer = (await client.callTool({ name: 'crawl', arguments: { continue_from: id, max_seconds: 1 } }))
+        .structuredContent as CrawlToolResult;
+      read.push(...pathsOf(answer));
+    }
+    expect(answer.stop_reason).toBe('frontier_empty');
+    expect(read.sort()).toEqual([...paths].sort());
+    // Complete: its id says so, rather than "unknown or expired".
+    const done = (await client.callTool({ name: 'crawl', arguments: { continue_from: id } })) as CallToolResult;
+    expect(done.isError).toBe(true);
+    expect(textOf(done)).toContain(`continue_from '${id}': this crawl is complete`);
+  }, 60_000);
+
   it('refuses an expired continue_from and says what to do; with neither url nor continue_from it names both', async () => {
     const { start } = slowTree();
     const { client } = await connect({ CRAWL_RESUME_TTL: '1' });
