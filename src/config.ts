@@ -31,10 +31,11 @@ export interface Config {
   readonly proxyIsEgressPolicy: boolean; // PROXY_IS_EGRESS_POLICY: names our DNS cannot resolve go to the proxy
   // Rendering with headless Chromium (src/browser/)
   readonly renderJs: RenderPolicy; // RENDER_JS: auto renders only pages the static read finds script-built
-  readonly renderTimeoutMs: number; // RENDER_TIMEOUT, one render's deadline: browser start, page, scripts, settle
+  readonly renderTimeoutMs: number; // RENDER_TIMEOUT, one render's longest deadline (the call's time-out may be shorter)
   readonly renderConcurrency: number; // RENDER_CONCURRENCY, pages rendered at once (one browser, a context each)
   readonly chromiumPath: string | undefined; // CHROMIUM_PATH: when set, the only browser used
   readonly renderMaxBytes: number; // RENDER_MAX_SIZE, all bytes one render may download (default 4 × MAX_RESPONSE_SIZE)
+  readonly renderMaxMemoryMb: number; // RENDER_MAX_MEMORY, MB of script heap each page's renderer may use
   // `serve --http` (src/transports/http/)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
@@ -183,6 +184,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     chromiumPath: env.CHROMIUM_PATH?.trim() || undefined,
     // A rendered page fetches its scripts, styles, data and images besides the document: four documents' worth.
     renderMaxBytes: integer(env, 'RENDER_MAX_SIZE', 4 * maxResponseBytes, 1),
+    renderMaxMemoryMb: integer(env, 'RENDER_MAX_MEMORY', 512, 16),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
     httpPort: integer(env, 'WEB_READER_PORT', 3000, CONFIG_BOUNDS.httpPort),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,

@@ -26,6 +26,7 @@ describe('rendering configuration', () => {
       renderConcurrency: 2,
       chromiumPath: undefined,
       renderMaxBytes: 4 * 10485760,
+      renderMaxMemoryMb: 512,
     });
     expect(resolveConfig({ MAX_RESPONSE_SIZE: '1000' }).renderMaxBytes).toBe(4000);
     expect(resolveConfig({}, { maxResponseBytes: 500 }).renderMaxBytes).toBe(2000);
