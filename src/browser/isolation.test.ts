@@ -41,7 +41,7 @@ const server = useFixtureServer((server) => {
   );
   server.route(
     '/grows',
-    html('<p>growing</p><script>const keep = []; while (true) keep.push(new Array(1e6).fill(1.5));</script>'),
+    html('<p>growing</p><script>const keep = []; while (true) keep.push(new Array(2e7).fill(1.5));</script>'),
   );
 });
 
