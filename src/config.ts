@@ -31,10 +31,11 @@ export interface Config {
   readonly proxyIsEgressPolicy: boolean; // PROXY_IS_EGRESS_POLICY: names our DNS cannot resolve go to the proxy
   // Rendering with headless Chromium (src/browser/)
   readonly renderJs: RenderPolicy; // RENDER_JS: auto renders only pages the static read finds script-built
-  readonly renderTimeoutMs: number; // RENDER_TIMEOUT, one render's deadline: browser start, page, scripts, settle
+  readonly renderTimeoutMs: number; // RENDER_TIMEOUT, one render's deadline (default 2 × FETCH_TIMEOUT; a tool's timeout may cut it)
   readonly renderConcurrency: number; // RENDER_CONCURRENCY, pages rendered at once (one browser, a context each)
   readonly chromiumPath: string | undefined; // CHROMIUM_PATH: when set, the only browser used
   readonly renderMaxBytes: number; // RENDER_MAX_SIZE, all bytes one render may download (default 4 × MAX_RESPONSE_SIZE)
+  readonly renderMaxMemoryMb: number; // RENDER_MAX_MEMORY, MB of script heap each page's renderer may use
   // `serve --http` (src/transports/http/)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
@@ -152,13 +153,14 @@ export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE
 
 export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
   const maxResponseBytes = integer(env, 'MAX_RESPONSE_SIZE', 10485760, CONFIG_BOUNDS.maxResponseBytes);
+  const fetchTimeoutMs = integer(env, 'FETCH_TIMEOUT', 10000, CONFIG_BOUNDS.fetchTimeoutMs);
   const userAgent = env.USER_AGENT?.trim() || undefined;
   const fromEnv: Config = {
     userAgent: userAgent ?? DEFAULT_USER_AGENT,
     crawlerUserAgent: userAgent ?? PRODUCT_USER_AGENT,
     defaultMaxLength: integer(env, 'DEFAULT_MAX_LENGTH', 50000, 0),
     defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 100000, 1),
-    fetchTimeoutMs: integer(env, 'FETCH_TIMEOUT', 10000, CONFIG_BOUNDS.fetchTimeoutMs),
+    fetchTimeoutMs,
     cacheTtlSeconds: integer(env, 'CACHE_TTL', 3600, 0),
     maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
     perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
@@ -168,7 +170,8 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     allowPrivateHosts: parseHostPortList(env.ALLOW_PRIVATE_HOSTS),
     respectRobots: oneOf(env, 'RESPECT_ROBOTS', 'crawl', ['always', 'crawl', 'never'] as const),
     renderJs: oneOf(env, 'RENDER_JS', 'auto', RENDER_POLICIES),
-    renderTimeoutMs: integer(env, 'RENDER_TIMEOUT', 20000, 1),
+    // A render runs a page's whole load (every request, its scripts) where a fetch reads one document.
+    renderTimeoutMs: integer(env, 'RENDER_TIMEOUT', 2 * fetchTimeoutMs, 1),
     tools: env.WEB_READER_TOOLS?.trim() || 'default',
     maxOutputTokens: integer(env, 'MAX_OUTPUT_TOKENS', 20000, CONFIG_BOUNDS.maxOutputTokens),
     extractTimeoutMs: integer(env, 'EXTRACT_TIMEOUT', 5000, 1),
@@ -183,6 +186,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     chromiumPath: env.CHROMIUM_PATH?.trim() || undefined,
     // A rendered page fetches its scripts, styles, data and images besides the document: four documents' worth.
     renderMaxBytes: integer(env, 'RENDER_MAX_SIZE', 4 * maxResponseBytes, 1),
+    renderMaxMemoryMb: integer(env, 'RENDER_MAX_MEMORY', 512, 16),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
     httpPort: integer(env, 'WEB_READER_PORT', 3000, CONFIG_BOUNDS.httpPort),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,
@@ -205,6 +209,10 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     ...defined,
     userAgent: givenUserAgent ?? fromEnv.userAgent,
     crawlerUserAgent: flags.crawlerUserAgent ?? givenUserAgent ?? fromEnv.crawlerUserAgent,
+    // The render's deadline follows FETCH_TIMEOUT (twice it) whichever way that came, unless it was set itself.
+    renderTimeoutMs: env.RENDER_TIMEOUT?.trim()
+      ? fromEnv.renderTimeoutMs
+      : 2 * (flags.fetchTimeoutMs ?? fetchTimeoutMs),
     // The render cap follows MAX_RESPONSE_SIZE whichever way that came, unless it was set itself.
     renderMaxBytes:
       flags.renderMaxBytes ??

@@ -1,16 +1,22 @@
 // URL → rendered HTML with headless Chromium, every connection through the egress proxy (egress-proxy.ts).
 //
 // One browser per renderer, found and launched at the first render (nothing at start-up) and kept between renders;
-// a fresh context per render (no cookies, storage or cache shared), given its own proxy credentials so that the
-// proxy can count its bytes and close its sockets. Everything a render does runs inside its deadline: on the
-// deadline the context is closed, and a browser that does not close it promptly (a renderer spinning in
-// `while(true){}` that the browser cannot stop, a hung browser) is killed with its process group and replaced at
-// the next render.
+// a fresh context per render (no cookies, storage or cache shared, renderer processes of its own), given its own
+// proxy credentials so that the proxy can count its bytes and close its sockets. Renders are isolated from each
+// other (issue 23):
+// - Everything a render does runs inside its deadline. Its page is closed after it in the background, bounded: a
+//   page that does not close within CLOSE_GRACE_MS has its renderer process ended alone (page-guard.ts), and only if
+//   even that fails is the browser retired — given no new render, and killed once the renders on it have ended.
+//   The browser is never killed under another render.
+// - The render's slot is freed when the render ends, not when its page has closed (up to RENDER_CONCURRENCY pages
+//   may be closing at once besides), so a stuck page never eats the deadline of a render waiting for a slot.
+// - A render that failed only because the browser went away under it (crashed, killed) is tried once more.
+// - Each renderer's script heap is capped at RENDER_MAX_MEMORY (launch-browser.ts): a page past it crashes alone.
+// - The shared launch has its own time-out, so a render with a short deadline cannot fail the launch for others.
 //
 // The order of a render: check the URL (the fetcher's check) → find a browser → wait for a slot (RENDER_CONCURRENCY)
-// → browser → proxy session → context → navigate (DOMContentLoaded) → settle (network idle, then the DOM quiet,
-// capped) → optional `waitFor` selector → the DOM serialised and the page's final URL.
-import type { Browser, BrowserContext, Response } from 'playwright-core';
+// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, the DOM).
+import type { Browser, BrowserContext } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
 import { FetchError, SecurityError, TimeoutError } from '../errors.js';
 import { checkUrl } from '../fetch/index.js';
@@ -18,15 +24,16 @@ import { log, runOutsideCalls } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
 import { findBrowser, noBrowserHint } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
-import { renderFailure, waitForSelector } from './render-failure.js';
+import { guardPage, type PageGuard } from './page-guard.js';
+import { readRendered } from './read-rendered.js';
+import { renderFailure } from './render-failure.js';
 import { createRenderSlots } from './render-slots.js';
-import { settlePage, trackMutations } from './settle-page.js';
+import { trackMutations } from './settle-page.js';
 
-/** Longest wait for the network to go idle and the DOM to stop changing after DOMContentLoaded. */
-export const SETTLE_CAP_MS = 5000;
-/** How long a context (or the browser) may take to close before its processes are killed. */
+export { SETTLE_CAP_MS } from './read-rendered.js';
+/** How long a context (or the browser) may take to close before its renderer (or the browser) is ended. */
 export const CLOSE_GRACE_MS = 2000;
-/** The longest a browser launch may take, within the render's deadline. */
+/** The longest a browser launch may take; each render waits for it only within its own deadline. */
 const LAUNCH_TIMEOUT_MS = 30_000;
 
 export interface RenderOptions {
@@ -81,6 +88,17 @@ interface RunningBrowser {
   readonly launched: LaunchedBrowser;
   readonly userAgent: string | undefined;
   dead: boolean;
+  /** Given no new render; killed when `users` reaches 0. */
+  retired: boolean;
+  /** Renders on it now, and their pages still closing. */
+  users: number;
+}
+
+/** What one try of a render learnt, for deciding what its failure means. */
+interface Attempt {
+  entry?: RunningBrowser;
+  session?: EgressSession;
+  pageCrashed: boolean;
 }
 
 const sleep = (ms: number) =>
@@ -88,11 +106,20 @@ const sleep = (ms: number) =>
     setTimeout(resolve, Math.max(0, ms)).unref();
   });
 
+/** The browser exited or was killed (its 'disconnected' may come after the failure it caused). */
+const gone = (entry: RunningBrowser) => entry.dead || !entry.launched.browser.isConnected();
+
+/** True when `promise` settles within `ms`. */
+const within = (promise: Promise<unknown>, ms: number) =>
+  Promise.race([promise.then(() => true), sleep(ms).then(() => false)]);
+
 export function createBrowserRenderer(config: Config, deps: BrowserRendererDependencies = {}): BrowserRenderer {
   const slots = createRenderSlots(config.renderConcurrency);
   let proxy: Promise<EgressProxy> | undefined;
   let launching: Promise<RunningBrowser> | undefined;
   let current: RunningBrowser | undefined;
+  const browsers = new Set<RunningBrowser>();
+  let closingInBackground = 0;
   let closed = false;
 
   // The proxy and the browser serve every call but start during one: they start outside any call's log context,
@@ -104,23 +131,30 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
   }
 
   /** The running browser, or one launch shared by every render that asks while it starts. */
-  function getBrowser(executablePath: string, timeoutMs: number): Promise<RunningBrowser> {
-    if (current && !current.dead) return Promise.resolve(current);
+  function getBrowser(executablePath: string): Promise<RunningBrowser> {
+    if (current && !gone(current) && !current.retired) return Promise.resolve(current);
     launching ??= runOutsideCalls(async () => {
       const { url: proxyUrl } = await getProxy();
-      const launched = await launchBrowser({ executablePath, proxyUrl, timeoutMs });
+      const launched = await launchBrowser({
+        executablePath,
+        proxyUrl,
+        timeoutMs: LAUNCH_TIMEOUT_MS,
+        maxHeapMb: config.renderMaxMemoryMb,
+      });
       // A browser-like default agent: the configured default names Firefox, which a Chromium engine contradicts.
       const major = launched.browser.version().split('.')[0];
       const userAgent =
         config.userAgent !== DEFAULT_USER_AGENT
           ? config.userAgent
           : `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
-      const entry: RunningBrowser = { launched, userAgent, dead: false };
+      const entry: RunningBrowser = { launched, userAgent, dead: false, retired: false, users: 0 };
+      browsers.add(entry);
       launched.browser.on('disconnected', () => {
         if (!entry.dead) log('info', 'the browser exited; the next render starts a new one');
         entry.dead = true;
+        browsers.delete(entry);
       });
-      if (closed) replace(entry); // closed while it started
+      if (closed) kill(entry); // closed while it started
       current = entry;
       return entry;
     }).finally(() => {
@@ -129,26 +163,42 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
     return launching;
   }
 
-  /** Kills the browser now; the next render launches another. */
-  function replace(entry: RunningBrowser) {
+  function kill(entry: RunningBrowser) {
     entry.dead = true;
+    browsers.delete(entry);
     entry.launched.kill();
   }
 
-  /** Closes `context`; a browser that cannot within the grace is killed. */
-  async function closeContext(context: BrowserContext | undefined, entry: RunningBrowser) {
-    if (!context || entry.dead) return;
-    const closedInTime = await Promise.race([
-      context.close().then(
-        () => true,
-        () => true,
-      ),
-      sleep(CLOSE_GRACE_MS).then(() => false),
-    ]);
-    if (!closedInTime) {
-      log('warn', `the browser did not close a page within ${CLOSE_GRACE_MS} ms; killing it`);
-      replace(entry);
+  /** No new render goes to `entry`; it is killed when the renders on it have ended. */
+  function retire(entry: RunningBrowser) {
+    entry.retired = true;
+    if (current === entry) current = undefined;
+    if (entry.users === 0 && !entry.dead) kill(entry);
+  }
+
+  function leave(entry: RunningBrowser) {
+    entry.users--;
+    if (entry.retired && entry.users === 0 && !entry.dead) {
+      log('warn', 'killing the retired browser: the renders on it have ended');
+      kill(entry);
     }
+  }
+
+  /** Closes a render's context, bounded: its renderer process is ended if it will not close, then its browser retired. */
+  async function closePage(context: BrowserContext | undefined, guard: PageGuard | undefined, entry: RunningBrowser) {
+    if (!context || entry.dead) return;
+    const closing = context.close().then(
+      () => {},
+      () => {},
+    );
+    if (await within(closing, CLOSE_GRACE_MS)) return;
+    if (guard) {
+      log('warn', `a rendered page did not close within ${CLOSE_GRACE_MS} ms; ending its renderer process`);
+      guard.crash();
+      if (await within(closing, CLOSE_GRACE_MS)) return;
+    }
+    log('warn', 'a rendered page would not close; the browser takes no new render and ends after the ones on it');
+    retire(entry);
   }
 
   async function render(url: string, options: RenderOptions): Promise<RenderResult> {
@@ -184,66 +234,91 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       return Promise.race([step, aborted]);
     };
 
-    let release: (() => void) | undefined;
-    let entry: RunningBrowser | undefined;
-    let session: EgressSession | undefined;
-    let context: BrowserContext | undefined;
-    try {
-      release = await bounded(slots.acquire(signal));
-      entry = await bounded(getBrowser(executablePath, Math.min(LAUNCH_TIMEOUT_MS, Math.max(1, remaining()))));
-      const egress = await getProxy();
-      session = egress.openSession({ maxBytes: options.maxBytes ?? config.renderMaxBytes });
-      context = await bounded(
-        newContext(entry.launched.browser, egress.url, session, options.userAgent ?? entry.userAgent),
-      );
-      const page = await bounded(context.newPage());
-      // Pop-ups are closed at once: only the page we opened is read.
-      context.on('page', (other) => {
-        if (other !== page) other.close().catch(() => {});
-      });
-      let document: Response | undefined;
-      page.on('response', (response) => {
-        if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) document = response;
-      });
-      document =
-        // Playwright's own time-out is a backstop a second past ours, so that the deadline always reads as ours.
-        (await bounded(page.goto(href, { waitUntil: 'domcontentloaded', timeout: Math.max(1, remaining()) + 1000 }))) ??
-        document;
-      if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
-      await bounded(settlePage(page, Math.min(SETTLE_CAP_MS, remaining())));
-      if (options.waitFor !== undefined) await bounded(waitForSelector(page, options.waitFor, remaining, href));
-      const html = await bounded(page.content());
-      if (session.overLimit) throw tooLarge(href, session);
-      if (session.refusedCount > 0) {
-        log(
-          'info',
-          `rendering ${href}: refused ${session.refusedCount} connection(s), e.g. ${session.refusedTargets[0]}`,
+    const once = async (attempt: Attempt): Promise<RenderResult> => {
+      let release: (() => void) | undefined;
+      let context: BrowserContext | undefined;
+      let guard: PageGuard | undefined;
+      let entry: RunningBrowser | undefined;
+      try {
+        release = await bounded(slots.acquire(signal));
+        entry = attempt.entry = await bounded(getBrowser(executablePath));
+        entry.users++;
+        const egress = await getProxy();
+        const session = (attempt.session = egress.openSession({
+          maxBytes: options.maxBytes ?? config.renderMaxBytes,
+        }));
+        context = await bounded(
+          newContext(entry.launched.browser, egress.url, session, options.userAgent ?? entry.userAgent),
         );
+        const page = await bounded(context.newPage());
+        page.on('crash', () => (attempt.pageCrashed = true));
+        // Pop-ups are closed at once: only the page we opened is read.
+        context.on('page', (other) => {
+          if (other !== page) other.close().catch(() => {});
+        });
+        guard = await bounded(guardPage(context, page));
+        const { html, document } = await readRendered(page, guard, href, options.waitFor, {
+          bounded,
+          remaining,
+          checkDocument: (document) => {
+            if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
+          },
+        });
+        if (session.overLimit) throw tooLarge(href, session);
+        if (session.refusedCount > 0) {
+          log(
+            'info',
+            `rendering ${href}: refused ${session.refusedCount} connection(s), e.g. ${session.refusedTargets[0]}`,
+          );
+        }
+        return {
+          html,
+          finalUrl: page.url(),
+          status: document?.status() ?? 0,
+          contentType: document?.headers()['content-type'] ?? '',
+          downloadedBytes: session.downloadedBytes,
+          refusedCount: session.refusedCount,
+          refusedTargets: [...session.refusedTargets],
+        };
+      } finally {
+        // In the background: the caller has its answer (or its error at the deadline) now. The slot is free now
+        // too, unless RENDER_CONCURRENCY pages are closing already.
+        attempt.session?.close();
+        const closing = entry ? closePage(context, guard, entry).finally(() => leave(entry!)) : Promise.resolve();
+        if (closingInBackground < config.renderConcurrency) {
+          closingInBackground++;
+          release?.();
+          void closing.finally(() => closingInBackground--);
+        } else {
+          void closing.finally(() => release?.());
+        }
       }
-      return {
-        html,
-        finalUrl: page.url(),
-        status: document?.status() ?? 0,
-        contentType: document?.headers()['content-type'] ?? '',
-        downloadedBytes: session.downloadedBytes,
-        refusedCount: session.refusedCount,
-        refusedTargets: [...session.refusedTargets],
-      };
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      if (error instanceof TimeoutError) throw error; // wait_for's own, which names the selector
-      if (signal.aborted || remaining() <= 0) throw timedOut();
-      if (session?.overLimit) throw tooLarge(href, session);
-      if (session && session.refusedTargets.some((target) => target.startsWith(`${hostPort} `))) {
-        throw refusedError(href, session, hostPort);
+    };
+
+    for (let tries = 1; ; tries++) {
+      const attempt: Attempt = { pageCrashed: false };
+      try {
+        return await once(attempt);
+      } catch (error) {
+        if (options.signal?.aborted) throw options.signal.reason;
+        if (error instanceof TimeoutError) throw error; // wait_for's own, which names the selector
+        if (signal.aborted || remaining() <= 0) throw timedOut();
+        const { session } = attempt;
+        if (session?.overLimit) throw tooLarge(href, session);
+        if (session && session.refusedTargets.some((target) => target.startsWith(`${hostPort} `))) {
+          throw refusedError(href, session, hostPort);
+        }
+        const browserGone = attempt.entry !== undefined && gone(attempt.entry) && !attempt.pageCrashed;
+        if (browserGone && tries === 1 && !closed) {
+          log('info', `rendering ${href}: the browser went away under the render; trying once more`);
+          continue;
+        }
+        throw renderFailure(error, href, {
+          browserDied: attempt.entry !== undefined && gone(attempt.entry),
+          pageCrashed: attempt.pageCrashed,
+          maxHeapMb: config.renderMaxMemoryMb,
+        });
       }
-      throw renderFailure(error, href, entry?.dead ?? false);
-    } finally {
-      // In the background: the caller has its answer (or its error at the deadline) now, while the slot stays taken
-      // until the context is closed or the browser killed.
-      session?.close();
-      const closing = entry ? closeContext(context, entry) : Promise.resolve();
-      void closing.finally(() => release?.());
     }
   }
 
@@ -256,19 +331,20 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
         : undefined,
     async close() {
       closed = true;
-      const entry = current ?? (await launching?.catch(() => undefined));
+      await launching?.catch(() => undefined);
       current = undefined;
-      if (entry && !entry.dead) {
-        entry.dead = true; // before close(): its 'disconnected' is expected, not news for the log
-        const closedInTime = await Promise.race([
-          entry.launched.browser.close().then(
-            () => true,
-            () => true,
-          ),
-          sleep(CLOSE_GRACE_MS).then(() => false),
-        ]);
-        if (!closedInTime) replace(entry);
-      }
+      await Promise.all(
+        [...browsers].map(async (entry) => {
+          if (entry.dead) return;
+          entry.dead = true; // before close(): its 'disconnected' is expected, not news for the log
+          browsers.delete(entry);
+          const closedInTime = await within(
+            entry.launched.browser.close().catch(() => {}),
+            CLOSE_GRACE_MS,
+          );
+          if (!closedInTime) entry.launched.kill();
+        }),
+      );
       await (await proxy)?.close();
     },
   };

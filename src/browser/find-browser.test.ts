@@ -26,8 +26,14 @@ describe('rendering configuration', () => {
       renderConcurrency: 2,
       chromiumPath: undefined,
       renderMaxBytes: 4 * 10485760,
+      renderMaxMemoryMb: 512,
     });
     expect(resolveConfig({ MAX_RESPONSE_SIZE: '1000' }).renderMaxBytes).toBe(4000);
+    // RENDER_TIMEOUT follows FETCH_TIMEOUT (twice it), whichever way that came, unless it was set itself.
+    expect(resolveConfig({}).renderTimeoutMs).toBe(20000);
+    expect(resolveConfig({ FETCH_TIMEOUT: '3000' }).renderTimeoutMs).toBe(6000);
+    expect(resolveConfig({}, { fetchTimeoutMs: 4000 }).renderTimeoutMs).toBe(8000);
+    expect(resolveConfig({ FETCH_TIMEOUT: '3000', RENDER_TIMEOUT: '45000' }).renderTimeoutMs).toBe(45000);
     expect(resolveConfig({}, { maxResponseBytes: 500 }).renderMaxBytes).toBe(2000);
     expect(resolveConfig({ MAX_RESPONSE_SIZE: '1000', RENDER_MAX_SIZE: '123' }).renderMaxBytes).toBe(123);
     expect(

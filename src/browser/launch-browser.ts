@@ -43,6 +43,8 @@ export interface LaunchOptions {
   readonly executablePath: string;
   readonly proxyUrl: string;
   readonly timeoutMs: number;
+  /** The script heap cap of each renderer (V8's old space), in MB: a page past it crashes its renderer alone. */
+  readonly maxHeapMb?: number | undefined;
 }
 
 export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBrowser> {
@@ -60,7 +62,11 @@ export async function launchBrowser(options: LaunchOptions): Promise<LaunchedBro
     // Playwright adds --proxy-server and --proxy-bypass-list=<-loopback> from this; GUARD_SWITCHES repeat the
     // bypass rule so that no environment variable of Playwright's can drop it.
     proxy: { server: options.proxyUrl, bypass: '<-loopback>' },
-    args: [...GUARD_SWITCHES, marker],
+    args: [
+      ...GUARD_SWITCHES,
+      ...(options.maxHeapMb === undefined ? [] : [`--js-flags=--max-old-space-size=${options.maxHeapMb}`]),
+      marker,
+    ],
     // The host process decides when the browser ends (close() or kill()), not Playwright's signal handlers.
     handleSIGINT: false,
     handleSIGTERM: false,

@@ -10,7 +10,17 @@ function firstLine(error: unknown): string {
   return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }
 
-export function renderFailure(error: unknown, url: string, browserDied: boolean): Error {
+/** What happened to the browser and the page while the render failed. */
+export interface FailureContext {
+  /** The browser exited under the render (it crashed, or was killed). */
+  readonly browserDied: boolean;
+  /** The page's renderer process crashed, the browser alive (out of memory, or ended as stuck). */
+  readonly pageCrashed: boolean;
+  /** RENDER_MAX_MEMORY, the script heap cap of each page's renderer, in MB. */
+  readonly maxHeapMb: number;
+}
+
+export function renderFailure(error: unknown, url: string, what: FailureContext): Error {
   if (error instanceof WebReaderError) return error; // already ours (an invalid wait_for, a wait_for time-out)
   const message = firstLine(error);
   if (/browserType\.launch|Failed to launch/i.test(message)) {
@@ -18,7 +28,19 @@ export function renderFailure(error: unknown, url: string, browserDied: boolean)
       cause: error,
     });
   }
-  if (browserDied || /Target page, context or browser has been closed|Browser has been closed|crash/i.test(message)) {
+  if (what.pageCrashed && !what.browserDied) {
+    return new FetchError(
+      'BROWSER_FAILED',
+      url,
+      `The page's renderer crashed while rendering ${url}: a page whose scripts use more than RENDER_MAX_MEMORY ` +
+        `(${what.maxHeapMb} MB) ends this way. Read the page without rendering, or raise RENDER_MAX_MEMORY.`,
+      { cause: error },
+    );
+  }
+  if (
+    what.browserDied ||
+    /Target page, context or browser has been closed|Browser has been closed|crash/i.test(message)
+  ) {
     return new FetchError(
       'BROWSER_FAILED',
       url,

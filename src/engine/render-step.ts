@@ -130,12 +130,16 @@ export async function attemptRender(
   }
 }
 
-/** The real browser (src/browser/): headless Chromium behind the egress guard, each render within RENDER_TIMEOUT. */
+/**
+ * The real browser (src/browser/): headless Chromium behind the egress guard. A render's deadline is RENDER_TIMEOUT
+ * (by default twice FETCH_TIMEOUT, config.ts), or the call's own time-out (`web_scraper`'s `timeout`) when that is
+ * shorter: a client that allowed the call that long gets the page or a TIMEOUT naming the render.
+ */
 export function browserPageRenderer(config: Config): PageRenderer {
   const browser = createBrowserRenderer(config);
   return {
     async render(url, options) {
-      const deadlineMs = config.renderTimeoutMs;
+      const deadlineMs = Math.min(config.renderTimeoutMs, options.timeoutMs ?? config.renderTimeoutMs);
       const result = await browser.render(url, {
         signal: options.signal,
         deadlineMs,
