@@ -132,14 +132,15 @@ export async function attemptRender(
 
 /**
  * The real browser (src/browser/): headless Chromium behind the egress guard. A render's deadline is RENDER_TIMEOUT
- * (by default twice FETCH_TIMEOUT, config.ts), or the call's own time-out (`web_scraper`'s `timeout`) when that is
- * shorter: a client that allowed the call that long gets the page or a TIMEOUT naming the render.
+ * (by default twice FETCH_TIMEOUT, config.ts), cut to twice the call's own time-out (`web_scraper`'s `timeout`) when
+ * that is shorter: a client that allowed the call its time-out gets the page or a TIMEOUT naming the render.
  */
 export function browserPageRenderer(config: Config): PageRenderer {
   const browser = createBrowserRenderer(config);
   return {
     async render(url, options) {
-      const deadlineMs = Math.min(config.renderTimeoutMs, options.timeoutMs ?? config.renderTimeoutMs);
+      const callMs = options.timeoutMs === undefined ? Infinity : 2 * options.timeoutMs;
+      const deadlineMs = Math.min(config.renderTimeoutMs, callMs);
       const result = await browser.render(url, {
         signal: options.signal,
         deadlineMs,

@@ -142,7 +142,12 @@ describeWithBrowser('rendering over MCP, with Chromium', (browserPath) => {
 
 describeWithBrowser('rendering through the JSON API and the CLI', (browserPath) => {
   const server = useFixtureServer(addRoutes);
-  const http = useTestHttpServer(() => ({ ALLOW_PRIVATE_HOSTS: server.hostPort, CHROMIUM_PATH: browserPath }));
+  // The harness's FETCH_TIMEOUT of 5 s would give renders 10 s (RENDER_TIMEOUT follows it): the default 20 s here.
+  const http = useTestHttpServer(() => ({
+    ALLOW_PRIVATE_HOSTS: server.hostPort,
+    CHROMIUM_PATH: browserPath,
+    RENDER_TIMEOUT: '20000',
+  }));
 
   it('POST /tools/fetch with render "always" answers with the rendered content', async () => {
     const body = await callApi(http.url, 'fetch', { url: server.url('/app'), render: 'always' });
