@@ -171,10 +171,10 @@ describe('web-reader crawl', () => {
     expect([...all].sort()).toEqual([...paths].sort());
     expect(second.stdout).toContain(`## [${one.pages_read + 1}] Tree ${one.pages_read}`); // numbered after the first
 
-    // The id continued once; again, it is refused with advice.
+    // One crawl, one id (issue 23): the crawl is complete now, and its id says so, with advice.
     const again = await cli(['crawl', '--continue', one.continue_from!]);
     expect(again.code).toBe(2);
-    expect(again.stderr).toContain('is unknown or expired');
+    expect(again.stderr).toContain('this crawl is complete');
   });
 
   it('prints the --continue command in the text summary', async () => {
