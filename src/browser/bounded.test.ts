@@ -163,7 +163,10 @@ describeWithBrowser('a render is bounded', (browserPath) => {
   it('a render waiting for a slot (RENDER_CONCURRENCY=1) gives up at its own deadline without loading anything', async () => {
     const single = createBrowserRenderer(config({ RENDER_CONCURRENCY: '1' }));
     try {
-      const holding = single.render(server.url('/waits-on-hold'), { deadlineMs: 4000, waitFor: '#never' });
+      // The browser started first: on a loaded machine its start alone can outlast the holding render's deadline,
+      // which would then never reach the page that signals the hold.
+      await single.render(server.url('/ok'), { deadlineMs: 30_000 });
+      const holding = single.render(server.url('/waits-on-hold'), { deadlineMs: 10_000, waitFor: '#never' });
       holding.catch(() => {});
       await new Promise<void>((resolve) => (onHold = () => resolve()));
       const before = server.hits('/ok');

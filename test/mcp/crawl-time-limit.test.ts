@@ -98,9 +98,17 @@ describe('crawl within max_seconds over MCP', () => {
     expect(two.total_pages_read).toBe(paths.length);
     const all = [...pathsOf(one), ...pathsOf(two)];
     expect([...all].sort()).toEqual([...paths].sort());
-    // Pages fetched ahead of their turn before the deadline came from the cache; only the page abandoned in flight
-    // was requested again.
-    for (const path of paths) expect.soft(server.hits(path), path).toBe(path === paths[2] ? 2 : 1);
+    // Pages read by the first call were fetched once; the page abandoned in flight was requested again. Others
+    // fetched ahead of their turn came from the cache if they finished before the deadline, which a loaded machine
+    // decides: none was requested more than twice, and no more than one slot's worth each (MAX_CONCURRENT) twice.
+    const readFirst = new Set(pathsOf(one));
+    for (const path of paths) {
+      if (path === paths[2]) expect.soft(server.hits(path), path).toBe(2);
+      else if (readFirst.has(path)) expect.soft(server.hits(path), path).toBe(1);
+      else expect.soft(server.hits(path), path).toBeLessThanOrEqual(2);
+    }
+    const twice = paths.filter((path) => server.hits(path) === 2);
+    expect(twice.length, twice.join(', ')).toBeLessThanOrEqual(resolveConfig({}).maxConcurrent);
   });
 
   it('holds max_pages and max_tokens over the sum of the calls', async () => {
