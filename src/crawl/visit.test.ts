@@ -40,15 +40,31 @@ describe('a visit and robots.txt', () => {
     expect(await visit()).toMatchObject({ kind: 'robots', reason: 'robots.txt answered HTTP 503' });
   });
 
-  it('files a site that could not be reached (refused, DNS, timeout) as an error with its code, unfetched', async () => {
+  it("files a site that refused the connection (or whose name did not resolve) with the page's own error, unfetched", async () => {
     const message = "Failed to connect to https://site.test/robots.txt: 'getaddrinfo ENOTFOUND site.test'";
     const { visit, read } = visitWith(
       disallowAll(`robots.txt could not be read: ${message}`, { code: 'CONNECT_FAILED', message }),
     );
+    // Issue 23: the start page's failure names the page, not robots.txt, which was asked first and failed alike.
     expect(await visit()).toEqual({
       kind: 'error',
       entry: { url: URL_A, depth: 0 },
       code: 'CONNECT_FAILED',
+      message:
+        "Failed to connect to https://site.test/a: 'getaddrinfo ENOTFOUND site.test' (robots.txt, asked first, failed alike)",
+    });
+    expect(read).toEqual([]);
+  });
+
+  it('files a site whose robots.txt timed out as an error with its code, unfetched (RFC 9309)', async () => {
+    const message = 'Timed out after 10000 ms fetching https://site.test/robots.txt.';
+    const { visit, read } = visitWith(
+      disallowAll(`robots.txt could not be read: ${message}`, { code: 'TIMEOUT', message }),
+    );
+    expect(await visit()).toEqual({
+      kind: 'error',
+      entry: { url: URL_A, depth: 0 },
+      code: 'TIMEOUT',
       message: `${message} — no page of https://site.test is fetched while its robots.txt cannot be reached (RFC 9309)`,
     });
     expect(read).toEqual([]);
