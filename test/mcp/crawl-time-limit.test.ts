@@ -152,7 +152,9 @@ describe('crawl within max_seconds over MCP', () => {
   });
 
   it('keeps one id for the whole crawl: continued, and continued again, with the id first given (issue 23)', async () => {
-    const { paths, start } = slowTree(12, null);
+    // More pages than any machine reads in the first call's 1 s (150 ms each, MAX_CONCURRENT at a time): the first
+    // call must stop at its time limit, however fast or loaded the machine.
+    const { paths, start } = slowTree(40, null);
     const { client } = await connect();
     const warm = slowTree(1, null); // the crawler loads with a server's first crawl
     await client.callTool({ name: 'crawl', arguments: { url: warm.start, max_pages: 1 } });
@@ -306,7 +308,9 @@ describe('crawl within max_seconds elsewhere', () => {
 
 describe('crawl as an MCP task (protocol 2025-11-25)', () => {
   it('is offered as a task, answers with a task at once, and tasks/result gives the crawl', async () => {
-    const { paths, start } = slowTree(12, null);
+    // More pages than any machine reads in the first call's 1 s (150 ms each, MAX_CONCURRENT at a time): the first
+    // call must stop at its time limit, however fast or loaded the machine.
+    const { paths, start } = slowTree(40, null);
     const { client } = await connect();
     const crawl = (await client.listTools()).tools.find((tool) => tool.name === 'crawl')!;
     expect(crawl.execution).toEqual({ taskSupport: 'optional' });
