@@ -30,7 +30,7 @@ import {
 } from './command-line.js';
 import { inFlagWords, type Command } from './flags.js';
 import { commandHelp, mainHelp } from './help.js';
-import { CLI_SENTENCES } from '../output/notices.js';
+import { asSentence, CLI_SENTENCES } from '../output/notices.js';
 
 /** Exit codes, one table: scripts tell success from each kind of failure. */
 export const EXIT = {
@@ -110,7 +110,7 @@ async function runOnce(
     if (output.isError) {
       const exit = exitCodeOf(output);
       const text = inFlagWords(output.text).trimEnd();
-      const message = /[.!?)]$/.test(text) ? text : `${text}.`;
+      const message = asSentence(text);
       await write(process.stderr, `web-reader: ${message}${failureHint(command, exit, operands[0])}`);
       if (options.json) await write(process.stdout, JSON.stringify(output.structured, null, 2));
       return exit;
@@ -314,7 +314,7 @@ main(process.argv.slice(2)).then(
     // Usage errors (bad flags, bad configuration, a tool's refusal of an argument) end here, one line each.
     const usage = error instanceof InvalidArgumentError;
     const text = inFlagWords(errorMessage(error)).trimEnd();
-    const sentence = /[.!?)]$/.test(text) ? text : `${text}.`;
+    const sentence = asSentence(text);
     const hint = usage && !text.includes('--help') ? ` ${helpHint(commandIn(process.argv.slice(2)))}` : '';
     await write(process.stderr, `web-reader: ${sentence}${hint}`);
     process.exit(usage ? EXIT.USAGE : EXIT.FAILED);

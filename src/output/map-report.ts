@@ -1,6 +1,7 @@
 // The `map` tool's text: `N URLs found on <url>`, then one URL a line — `- url — title` where llms.txt or a sitemap
 // gives a title (the URL first: the list is of URLs, and a title may hold any punctuation) — then what cut the list
 // or failed, one sentence a line. The sentences live here, beside their only user.
+import { asSentence } from './notices.js';
 import type { MapResult, MappedUrl } from '../crawl/map-site.js';
 import { shortenLinkPart } from './link-list.js';
 
@@ -30,7 +31,7 @@ export function mapNotes(result: MapResult, maxUrls: number, shown: number): str
   if (result.urls.length === 0 && result.stopReason === 'complete') {
     notes.push('No sitemap, llms.txt entry or start-page link in scope was found.');
   }
-  return [...notes, ...result.notes.map((note) => `${note[0]!.toUpperCase()}${note.slice(1)}.`)];
+  return [...notes, ...result.notes.map((note) => asSentence(`${note[0]!.toUpperCase()}${note.slice(1)}`))];
 }
 
 export function renderMap(result: MapResult, lines: readonly string[], notes: readonly string[]): string {

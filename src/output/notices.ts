@@ -302,3 +302,11 @@ export function selectorMatchedNothing(url: string, selector: string | undefined
 export function sectionLine(number: number, text: string): string {
   return `Section: #${number} ${text}`;
 }
+
+/**
+ * A message as one sentence: a full stop added unless it already ends one. A closing parenthesis does not end a
+ * sentence ("… headers)" becomes "… headers)."), so no hint that follows runs into it.
+ */
+export function asSentence(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}

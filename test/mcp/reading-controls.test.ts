@@ -210,4 +210,12 @@ describe('the JSON API and the CLI', () => {
     expect(refused.stderr).toContain('401');
     expect(refused.stderr).not.toContain('wrong-secret-42');
   });
+
+  it('web-reader read --header with a header it sets itself ends its sentence before the help hint', async () => {
+    const refused = await runCli(['read', server.url('/private'), '--header', 'Host: x'], {
+      ALLOW_PRIVATE_HOSTS: server.hostPort,
+    });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("connection's own headers). Run web-reader read --help.");
+  });
 });
