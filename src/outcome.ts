@@ -67,6 +67,13 @@ const FEW_READABLE_CHARS = 300;
 const SCRIPT_BUILT_BYTES = 50_000;
 const SCRIPT_BUILT_TAGS = 8;
 
+/**
+ * The most readable characters any rule here compares (outcomeOfHtml, looksScriptBuilt): a count of a page's visible
+ * text may stop once it reaches this (src/extract/block-stats.ts pageReadableLength). A rule that compares more
+ * raises it.
+ */
+export const OUTCOME_READABLE_CHARS = Math.max(MIN_READABLE_CHARS, FEW_READABLE_CHARS);
+
 /** Little readable text and heavy scripts: the static HTML is likely not what a browser shows. */
 export function looksScriptBuilt(html: string, readableChars: number): boolean {
   if (readableChars >= FEW_READABLE_CHARS) return false;

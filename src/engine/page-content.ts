@@ -40,6 +40,11 @@ export interface ReadOptions extends RenderOptions {
    * heading of web_scraper's outline. Not found: InvalidArgumentError naming `section`, listing the headings.
    */
   readonly section?: string;
+  /**
+   * With `want: 'scrape'`: also the page's HTML as `raw` (web_scraper's include_html). A link list never carries it,
+   * and an HTML page is otherwise not cleaned whole and sent back from the worker only to be dropped.
+   */
+  readonly withHtml?: boolean;
 }
 
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */
@@ -66,6 +71,8 @@ export interface KindFields {
   readonly outcome: Exclude<Outcome, 'error'>;
   /** The decoded body as the server sent it; '' (the default) for binary content and PDF. */
   readonly raw?: string;
+  /** HTML: the decoded page's length in characters, also when `raw` was not asked for (web_scraper's content_length). */
+  readonly rawLength?: number;
   /** Main-content extraction found nothing usable; `content` is the raw body (seed fallback). Default false. */
   readonly extractionFailed?: boolean;
   /** Blocks extraction dropped as hidden. Default 0. */

@@ -27,9 +27,9 @@ function wantedWork(options: ReadOptions, isPartOf: boolean): Omit<HtmlWorkInput
   const select = { selector: options.selector, excludeSelectors: options.excludeSelectors };
   switch (options.want ?? 'article') {
     case 'links':
-      return { linkList: true };
+      return { linkList: true, withRaw: false };
     case 'scrape':
-      return { scrape: select };
+      return { scrape: select, withRaw: options.withHtml ?? false };
     case 'article':
       return {
         article: {
@@ -76,9 +76,10 @@ export async function readHtmlPage(
     if (work.article === undefined) work = await extractedOrNot(extractor, input);
   }
   if (!work) return failedFields(body, options);
-  const { raw, title } = work;
+  const { raw, rawLength, title } = work;
   const common = {
     raw,
+    rawLength,
     hiddenBlocksDropped: work.hiddenBlocksDropped,
     scriptBuilt: work.scriptBuilt,
     ...(work.linkList && { linkList: work.linkList }),
@@ -138,7 +139,7 @@ function failedFields(body: HtmlBody, options: ReadOptions): KindFields {
 
 function articleFields(
   article: ArticleContent,
-  common: Pick<KindFields, 'raw' | 'hiddenBlocksDropped' | 'scriptBuilt' | 'linkList'>,
+  common: Pick<KindFields, 'raw' | 'rawLength' | 'hiddenBlocksDropped' | 'scriptBuilt' | 'linkList'>,
 ): KindFields {
   const explained = article.explain ? { explain: article.explain } : {};
   const links = article.links ? { links: article.links } : {};

@@ -2,7 +2,8 @@
 // or id (Readability's). Selection (main-content.ts), joining (gather.ts) and cleaning (clean-content.ts) all judge
 // blocks by these numbers.
 import { cleanText } from '../clean-text.js';
-import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import { OUTCOME_READABLE_CHARS } from '../outcome.js';
+import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { textChars, type ExplainNumbers } from './trace.js';
 import { NEGATIVE, POSITIVE } from './vocabulary.js';
 
@@ -112,7 +113,34 @@ export function proseLength(el: HtmlElement): number {
 }
 
 export function visibleTextLength(root: HtmlElement | HtmlDocument): number {
-  return cleanText(textOf(root)).replace(/\s+/g, ' ').trim().length;
+  return measuredLength(textOf(root));
+}
+
+const measuredLength = (text: string): number => cleanText(text).replace(/\s+/g, ' ').trim().length;
+
+/**
+ * A page's visible text length as the outcome rules read it (src/outcome.ts): exact below OUTCOME_READABLE_CHARS,
+ * else some count at or above it. The walk stops there instead of joining and cleaning a whole page's text to
+ * compare it with a few hundred characters (links and web_scraper measure every page they read).
+ */
+export function pageReadableLength(root: HtmlElement | HtmlDocument): number {
+  let text = '';
+  let measureAt = OUTCOME_READABLE_CHARS;
+  const stack: (HtmlNode | HtmlDocument)[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') {
+      text += node.data;
+      if (text.length < measureAt) continue;
+      // Cleaning and collapsing only shorten text: a prefix that measures enough means the whole page does.
+      const length = measuredLength(text);
+      if (length >= OUTCOME_READABLE_CHARS) return length;
+      measureAt = text.length * 2;
+    } else if (node.type === 'tag' || node.type === 'root') {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return measuredLength(text);
 }
 
 /** Each measured element's numbers. */

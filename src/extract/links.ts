@@ -4,7 +4,7 @@
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
-import { visibleTextLength } from './block-stats.js';
+import { pageReadableLength } from './block-stats.js';
 import { removeHidden } from './clean-hidden.js';
 import { parsePage } from './parse-page.js';
 import { collapseWhitespace, findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
@@ -84,6 +84,6 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
   const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
   // The page's visible text decides its outcome (src/outcome.ts) when its links are all that is read of it.
-  const pageTextLength = visibleTextLength(doc);
+  const pageTextLength = pageReadableLength(doc);
   return { links, hiddenBlocksDropped, pageTextLength, ...(canonicalUrl ? { canonicalUrl } : {}) };
 }

@@ -219,7 +219,8 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     let page: PageContent;
     try {
       // One read: the page is requested once, whatever its kind, with the caller's headers and max_age.
-      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', ...reading });
+      const withHtml = args.include_html;
+      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', withHtml, ...reading });
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }
@@ -243,7 +244,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
         description: scraped.metadata.description,
         language: scraped.metadata.language,
         content_type: page.contentType ?? null,
-        content_length: page.raw.length || page.byteLength,
+        content_length: page.rawLength ?? (page.raw.length || page.byteLength),
         canonical_url: scraped.metadata.canonical_url,
         author: scraped.metadata.author,
         published_date: scraped.metadata.published_date,

@@ -80,8 +80,10 @@ export interface HtmlBodyInput {
 }
 
 export interface HtmlBody {
-  /** The decoded HTML, clean. */
+  /** The decoded HTML, clean; '' when the work was asked `withRaw: false`. */
   readonly raw: string;
+  /** The decoded HTML's length in characters. */
+  readonly rawLength: number;
   /** The <title>, clean (for a page whose Markdown twin is used instead of extraction). */
   readonly title?: string;
   /** The page's declared text/markdown alternate (SPEC "Ask for Markdown first"). */
@@ -96,11 +98,12 @@ export function readHtmlBody(input: HtmlBodyInput): HtmlBody {
   return htmlBodyOf(decodeBody(input.bytes, input.contentType).text, input.finalUrl);
 }
 
-function htmlBodyOf(html: string, finalUrl: string): HtmlBody {
+function htmlBodyOf(html: string, finalUrl: string, withRaw = true): HtmlBody {
   const title = htmlTitle(html);
   const twinUrl = findMarkdownTwin(html, finalUrl);
   return {
-    raw: cleanText(html),
+    raw: withRaw ? cleanText(html) : '',
+    rawLength: html.length,
     ...(title === undefined ? {} : { title: cleanText(title) }),
     ...(twinUrl === undefined ? {} : { twinUrl }),
   };
@@ -202,6 +205,11 @@ export interface HtmlWorkInput {
   readonly linkList?: boolean;
   /** web_scraper's document, with the caller's selectors. */
   readonly scrape?: SelectOptions;
+  /**
+   * False when the caller reads nothing of the HTML itself (a link list, web_scraper without include_html): `raw` is
+   * then '', and the whole page is neither cleaned nor sent back across threads.
+   */
+  readonly withRaw?: boolean;
 }
 
 export interface HtmlWork extends HtmlBody {
@@ -225,7 +233,7 @@ export interface HtmlWork extends HtmlBody {
  */
 export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const body = htmlBodyOf(html, input.baseUrl);
+  const body = htmlBodyOf(html, input.baseUrl, input.withRaw ?? true);
   if (input.stopAtTwin && body.twinUrl !== undefined) {
     // A crawl still follows the links of a page read through its twin: from this parse, not another crossing.
     const found = input.article?.withLinks ? extractLinks(html, input.baseUrl) : undefined;
