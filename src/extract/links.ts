@@ -87,3 +87,14 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   const pageTextLength = pageReadableLength(doc);
   return { links, hiddenBlocksDropped, pageTextLength, ...(canonicalUrl ? { canonicalUrl } : {}) };
 }
+
+/**
+ * HTML text → the characters of the whole page's visible text, hidden blocks removed, counted as far as the outcome
+ * rules compare (pageReadableLength): what extractLinks measures for a page's outcome, for a read whose own count is
+ * of its main block only (src/outcome.ts looksScriptBuilt).
+ */
+export function pageTextLengthOf(html: string, pageUrl: string): number {
+  const { doc, sheet } = parsePage(html, pageUrl);
+  removeHidden(doc, { sheet });
+  return pageReadableLength(doc);
+}

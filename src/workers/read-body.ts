@@ -12,7 +12,7 @@ import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
 import { extractArticle, type SectionFound } from '../extract/extract-article.js';
 import type { SelectOptions } from '../extract/select.js';
-import { extractLinks } from '../extract/links.js';
+import { extractLinks, pageTextLengthOf } from '../extract/links.js';
 import { scrapeHtml, type ScrapedHtml } from '../extract/scrape.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ExplainEntry } from '../extract/trace.js';
@@ -171,7 +171,9 @@ function articleOf(html: string, baseUrl: string, options: ArticleOptions): Arti
   // that is short, or matched nothing, says nothing about the page.
   const readable = article.pageTextLength ?? article.textLength;
   const emptyOutcome = outcomeOfHtml(html, readable);
-  const scriptBuilt = looksScriptBuilt(html, readable);
+  // Rendering is for a page whose HTML has little text at all, not for one whose main block is short.
+  const pageReadable = () => article.pageTextLength ?? pageTextLengthOf(html, baseUrl);
+  const scriptBuilt = looksScriptBuilt(html, readable, pageReadable);
   const hiddenBlocksDropped = article.hiddenBlocksDropped;
   const links = article.links ? { links: article.links } : {};
   if (emptyOutcome) return { ...title, emptyOutcome, scriptBuilt, hiddenBlocksDropped, ...links, ...explain };
