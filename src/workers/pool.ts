@@ -28,6 +28,11 @@ interface Slot {
 
 export interface WorkerPool {
   run<T>(task: string, input: unknown, timeoutMs: number): Promise<T>;
+  /**
+   * Starts one worker ahead of the first task when none runs yet: a worker thread loads its modules on its own core
+   * while the caller does other work (issue 23 item 7). Idle, it keeps no process alive.
+   */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -134,6 +139,9 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
         else waiting.set(caller, [job]);
         dispatch();
       });
+    },
+    warm(): void {
+      if (!closed && slots.length === 0) slots.push(spawn());
     },
     async close(): Promise<void> {
       closed = true;
