@@ -2,8 +2,10 @@
 // server loads it while the client lists its tools, and the first fetch of a small HTML page loads nothing it does
 // not need. The time itself is a benchmark (npm run bench:start); these tests keep the structure that makes it
 // fast, through the SDK's real client and the module hook of test/start-up.test.ts (every loaded module on stderr).
+import { execFile } from 'node:child_process';
 import type { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -12,6 +14,7 @@ import { CLI_PATH } from './mcp/stdio-client.js';
 import { useFixtureServer } from './use-fixture-server.js';
 
 const RECORD_LOADS = fileURLToPath(new URL('./fixtures/start-up/record-loads.mjs', import.meta.url));
+const ENGINE_PATH = fileURLToPath(new URL('../dist/engine/engine.js', import.meta.url));
 
 /** What the first fetch of a small HTML page must not load, and why. */
 const NOT_FOR_A_SMALL_PAGE: Record<string, string> = {
@@ -80,4 +83,18 @@ it("reads a small HTML page on the first call without the tokenizer's ranks, the
   expect(seen.some((line) => line.includes('/dist/workers/extract-worker.js'))).toBe(true);
   const early = Object.entries(NOT_FOR_A_SMALL_PAGE).filter(([part]) => seen.some((line) => line.includes(part)));
   expect(early.map(([part, why]) => `${part}: ${why}`)).toEqual([]);
+});
+
+it("loads neither the HTML parser nor the selector engine on the server's thread with the engine: the worker reads", async () => {
+  const { stderr } = await promisify(execFile)(process.execPath, [
+    '--import',
+    RECORD_LOADS,
+    '--input-type=module',
+    '--eval',
+    `await import(${JSON.stringify(pathToFileURL(ENGINE_PATH).href)});`,
+  ]);
+  const loaded = stderr.split('\n').filter((line) => line.startsWith('loaded '));
+  expect(loaded.some((line) => line.includes('/dist/engine/read-page.js'))).toBe(true);
+  const parts = ['/htmlparser2/', '/css-select/', '/dist/extract/parse.js', 'o200k_base', 'playwright-core'];
+  expect(parts.filter((part) => loaded.some((line) => line.includes(part)))).toEqual([]);
 });
