@@ -33,7 +33,11 @@ let close: (() => Promise<void>) | undefined;
 afterEach(() => close?.());
 
 /** The stdio server under the module hook, connected (initialize answered, initialized sent); `loaded` grows. */
-async function connect(): Promise<{ client: Client; loaded: () => string[]; waitFor: (part: string) => Promise<void> }> {
+async function connect(): Promise<{
+  client: Client;
+  loaded: () => string[];
+  waitFor: (part: string) => Promise<void>;
+}> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ['--import', RECORD_LOADS, CLI_PATH],
