@@ -10,7 +10,7 @@ server.registerTool('echo', { description: 'Echo', inputSchema: { text: z.string
   content: [{ type: 'text', text }],
 }));
 server.registerTool('fetch', { description: 'Fetch a URL', inputSchema: { url: z.string() } }, async ({ url }) => {
-  const response = await fetch(url);
+  const response = await globalThis.fetch(url);
   return { content: [{ type: 'text', text: await response.text() }] };
 });
 await server.connect(new StdioServerTransport());
