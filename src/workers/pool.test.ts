@@ -91,3 +91,9 @@ describe('a fair share between callers (issue 23)', () => {
     expect(heavy.ended).toBe(2); // it waited for one of its own: the third worker stayed free for others
   });
 });
+
+it("runs a task's time limit from when its worker is ready, not while the worker starts", async () => {
+  // The worker takes 3 s to start; the task, nothing, within 2 s. Counted from the start, it would time out.
+  pool = createWorkerPool(new URL('../../test/fixtures/workers/slow-start-worker.mjs', import.meta.url), 1);
+  await expect(pool.run('echo', 'answered', 2000)).resolves.toBe('answered');
+});
