@@ -100,10 +100,9 @@ function timeFirstAnswers(args) {
           const first = { ms: since(), cpu: cpuMs(child.pid) };
           child.kill();
           const text = answer.result?.content?.[0]?.text ?? '';
-          if (answer.result?.isError || !text.includes('Growing Tomatoes')) {
-            return reject(new Error(`unexpected fetch result: ${JSON.stringify(answer).slice(0, 300)}`));
-          }
-          resolve({ initialize, first });
+          // A failed read (a time-out on a busy machine) is counted apart, not timed.
+          const failed = answer.result?.isError || !text.includes('Growing Tomatoes') ? text.slice(0, 120) : undefined;
+          resolve({ initialize, first, failed });
         }
       }
     });
@@ -129,6 +128,8 @@ for (let run = 0; run < runs; run += 1) {
 load.push(loadavg()[0]);
 site.close();
 
+const failures = times.map((list) => list.filter((t) => t.failed));
+for (const [index, list] of times.entries()) times[index] = list.filter((t) => !t.failed);
 const medians = times.map((list) => ({
   initialize: { ms: median(list.map((t) => t.initialize.ms)), cpu: median(list.map((t) => t.initialize.cpu)) },
   first: { ms: median(list.map((t) => t.first.ms)), cpu: median(list.map((t) => t.first.cpu)) },
@@ -145,6 +146,7 @@ print(
     'ratio to bare, initialize wall / CPU | ratio to bare, first fetch wall / CPU |',
 );
 print('| --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+// Runs whose first fetch failed are left out of the medians and named below the table.
 const [bare] = medians;
 const ratio = (a, b) => `${(a / b).toFixed(2)}×`;
 for (const [index, server] of servers.entries()) {
@@ -160,4 +162,8 @@ for (const [index, server] of servers.entries()) {
   print(`| ${server.name} | ${cells.join(' | ')} |`);
 }
 print();
+for (const [index, list] of failures.entries()) {
+  if (list.length > 0)
+    print(`${servers[index].name}: ${list.length} of ${runs} first fetches failed: ${list[0].failed}`);
+}
 print('Asked: initialize ≤ 1.3× the bare server (issue 15), first fetch result ≤ 1.5× (issue 23 item 7).');
