@@ -88,7 +88,9 @@ describe('a fair share between callers (issue 23)', () => {
       pool!.run<{ raw: string }>('readHtmlWork', page('<p>After the two.</p>'), 5000),
     );
     await expect(queued).resolves.toMatchObject({ raw: expect.stringContaining('After the two.') });
-    expect(heavy.ended).toBe(2); // it waited for one of its own: the third worker stayed free for others
+    // It waited for one of its own: the third worker stayed free for others. (Each spin's limit runs from its own
+    // worker's start, so the second may end just after the queued task.)
+    expect(heavy.ended).toBeGreaterThanOrEqual(1);
   });
 });
 
