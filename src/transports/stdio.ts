@@ -11,6 +11,7 @@ import { createMcpServer } from '../server.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { AnyTool } from '../tools/registry.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop.js';
+import { warmOnInitialized } from './warm-up.js';
 
 export interface StdioOptions {
   /** How long SIGTERM/SIGINT lets running calls finish before cancelling them. */
@@ -27,6 +28,7 @@ export async function serveStdio(engine: Engine, tools: readonly AnyTool[], opti
     calls: graceful,
     resumeStore: options.sharedState?.resumeStore,
   });
+  warmOnInitialized(server, engine);
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve();
   });
