@@ -61,7 +61,10 @@ function anchorsPage() {
 const pages = new Map([
   ['/big', Buffer.from(bigPage())],
   ['/anchors', Buffer.from(anchorsPage())],
-  ['/small', Buffer.from('<html><head><title>Small</title></head><body><p>A small page <a href="/x">x</a>.</p></body></html>')],
+  [
+    '/small',
+    Buffer.from('<html><head><title>Small</title></head><body><p>A small page <a href="/x">x</a>.</p></body></html>'),
+  ],
 ]);
 
 const server = createServer((request, response) => {
@@ -129,7 +132,9 @@ server.close();
 print(`node bench/memory.mjs --runs ${runs} · Node ${process.version} · ${cpus().length} × ${cpus()[0]?.model}`);
 print(`load average (1 min) during the run: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`);
 print();
-print('| case | build | median MB added (peak − before) | min | max | median peak RSS MB | median wall ms | median CPU ms | text chars |');
+print(
+  '| case | build | median MB added (peak − before) | min | max | median peak RSS MB | median wall ms | median CPU ms | text chars |',
+);
 print('| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
 for (const testCase of CASES) {
   for (const build of builds) {
