@@ -22,6 +22,12 @@ export interface ReadOptions extends RenderOptions {
    * requested, since it would not be read.
    */
   readonly raw?: boolean;
+  /**
+   * The caller never reads `raw` (fetch and web not in raw mode, the link tools, read_url): an HTML page's `raw` is
+   * '' unless it is the content (extraction found none), so that a big page's HTML is not carried back from the
+   * extraction worker only to be dropped.
+   */
+  readonly withoutRaw?: boolean;
   /** With the article: also every visible link with its text (`linkList`), from the same crossing (read_url). */
   readonly withLinkList?: boolean;
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */

@@ -80,7 +80,7 @@ export interface HtmlBodyInput {
 }
 
 export interface HtmlBody {
-  /** The decoded HTML, clean. */
+  /** The decoded HTML, clean; '' from readHtmlWork with `withoutRaw`. */
   readonly raw: string;
   /** The <title>, clean (for a page whose Markdown twin is used instead of extraction). */
   readonly title?: string;
@@ -202,6 +202,11 @@ export interface HtmlWorkInput {
   readonly linkList?: boolean;
   /** web_scraper's document, with the caller's selectors. */
   readonly scrape?: SelectOptions;
+  /**
+   * The caller never reads the decoded HTML (ReadOptions.withoutRaw): `raw` comes back '' unless the article has no
+   * content, whose fallback it is. A 9 MB page's HTML then does not cross back from the worker (issue 23).
+   */
+  readonly withoutRaw?: boolean;
 }
 
 export interface HtmlWork extends HtmlBody {
@@ -236,7 +241,9 @@ export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const article = input.article && articleOf(html, input.baseUrl, input.article);
   const linkList = input.linkList ? extractLinks(html, input.baseUrl) : undefined;
   const scraped = input.scrape ? scrapeHtml(html, input.baseUrl, input.scrape) : undefined;
-  const work = { ...body, ...(linkList && { linkList }), ...(scraped && { scraped }) };
+  // The article's raw fallback (no content found) needs the HTML whatever the caller reads.
+  const rawRead = !input.withoutRaw || (article !== undefined && article.content === undefined);
+  const work = { ...body, ...(!rawRead && { raw: '' }), ...(linkList && { linkList }), ...(scraped && { scraped }) };
   if (article) {
     const { emptyOutcome, scriptBuilt, hiddenBlocksDropped } = article;
     return { ...work, article, ...(emptyOutcome && { emptyOutcome }), scriptBuilt, hiddenBlocksDropped };
