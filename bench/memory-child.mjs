@@ -8,7 +8,8 @@
 // page that starts a worker and loads the tokenizer, so that it measures the page and not the start-up.
 import { readFileSync, writeFileSync } from 'node:fs';
 import process from 'node:process';
-import { pathToFileURL } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL, URL } from 'node:url';
 
 const [dist, tool, ...urls] = process.argv.slice(2);
 const { createWebReader } = await import(pathToFileURL(`${dist}/index.js`).href);

@@ -10,6 +10,7 @@
 //   npm run bench:memory                               → this worktree's dist/, 5 runs of each case
 //   npm run bench:memory -- --base /work/base/dist     → and another build's dist/ (e.g. before a change), interleaved
 //   npm run bench:memory -- --runs 3 --case fetch-9mb
+import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
