@@ -22,6 +22,13 @@ export interface ReadOptions extends RenderOptions {
    * requested, since it would not be read.
    */
   readonly raw?: boolean;
+  /**
+   * The caller never reads `raw` (fetch and web not in raw mode, the link tools, read_url, web_scraper without
+   * include_html): an HTML page's `raw` is
+   * '' unless it is the content (extraction found none), so that a big page's HTML is not carried back from the
+   * extraction worker only to be dropped.
+   */
+  readonly withoutRaw?: boolean;
   /** With the article: also every visible link with its text (`linkList`), from the same crossing (read_url). */
   readonly withLinkList?: boolean;
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */
@@ -40,11 +47,6 @@ export interface ReadOptions extends RenderOptions {
    * heading of web_scraper's outline. Not found: InvalidArgumentError naming `section`, listing the headings.
    */
   readonly section?: string;
-  /**
-   * With `want: 'scrape'`: also the page's HTML as `raw` (web_scraper's include_html). A link list never carries it,
-   * and an HTML page is otherwise not cleaned whole and sent back from the worker only to be dropped.
-   */
-  readonly withHtml?: boolean;
 }
 
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */

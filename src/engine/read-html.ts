@@ -27,9 +27,9 @@ function wantedWork(options: ReadOptions, isPartOf: boolean): Omit<HtmlWorkInput
   const select = { selector: options.selector, excludeSelectors: options.excludeSelectors };
   switch (options.want ?? 'article') {
     case 'links':
-      return { linkList: true, withRaw: false };
+      return { linkList: true };
     case 'scrape':
-      return { scrape: select, withRaw: options.withHtml ?? false };
+      return { scrape: select };
     case 'article':
       return {
         article: {
@@ -55,7 +55,13 @@ export async function readHtmlPage(
   const isPartOf =
     options.selector !== undefined || !!options.excludeSelectors?.length || options.section !== undefined;
   const twins = (options.want ?? 'article') === 'article' && !options.raw && !isPartOf;
-  const input = { bytes: page.body, contentType, baseUrl: page.finalUrl, ...wantedWork(options, isPartOf) };
+  const input = {
+    bytes: page.body,
+    contentType,
+    baseUrl: page.finalUrl,
+    ...wantedWork(options, isPartOf),
+    ...(options.withoutRaw && { withoutRaw: true }),
+  };
   let work: HtmlWork | undefined;
   try {
     work = await extractor.readHtmlWork({ ...input, stopAtTwin: twins });

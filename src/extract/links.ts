@@ -41,13 +41,16 @@ export function resolveHref(href: string | null, baseUrl: string): string | unde
   return resolveLinkTarget(value, baseUrl);
 }
 
-/** All links under `root` in document order, resolved against `baseUrl`; hidden elements must be removed first. */
+/**
+ * All links under `root` in document order, resolved against `baseUrl`, their text clean (src/clean-text.ts: link
+ * lists measure and cut the lines they return); hidden elements must be removed first.
+ */
 export function listLinks(root: HtmlElement | HtmlDocument, baseUrl: string): PageLink[] {
   const links: PageLink[] = [];
   forEachElement(root, (el) => {
     if (el.name !== 'a' || el.attribs.href === undefined) return;
     const url = resolveHref(el.attribs.href, baseUrl);
-    if (url) links.push({ url, text: anchorText(el) });
+    if (url) links.push({ url, text: cleanText(anchorText(el)) });
   });
   return links;
 }
@@ -81,8 +84,7 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   // Read before cleaning removes <head>.
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);
   const hiddenBlocksDropped = removeHidden(doc, { sheet });
-  // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
-  const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
+  const links = listLinks(doc, baseUrl); // one list: 200,000 links are not copied into a second (issue 23)
   // The page's visible text decides its outcome (src/outcome.ts) when its links are all that is read of it.
   const pageTextLength = pageReadableLength(doc);
   return { links, hiddenBlocksDropped, pageTextLength, ...(canonicalUrl ? { canonicalUrl } : {}) };

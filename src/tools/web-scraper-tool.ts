@@ -225,8 +225,8 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     let page: PageContent;
     try {
       // One read: the page is requested once, whatever its kind, with the caller's headers and max_age.
-      const withHtml = args.include_html;
-      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', withHtml, ...reading });
+      const withoutRaw = !args.include_html;
+      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', withoutRaw, ...reading });
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }

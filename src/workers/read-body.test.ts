@@ -114,7 +114,7 @@ describe('readHtmlWork', () => {
   it('sends the HTML back only to a caller that reads it, and its length always', () => {
     const html = `<html><body><p>${words}\u200b</p></body></html>`;
     const input = { bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' };
-    const links = readHtmlWork({ ...input, linkList: true, withRaw: false });
+    const links = readHtmlWork({ ...input, linkList: true, withoutRaw: true });
     expect(links).toMatchObject({ raw: '', rawLength: html.length });
     expect(links.linkList?.links).toEqual([]);
     expect(readHtmlWork({ ...input, scrape: {} })).toMatchObject({
@@ -124,7 +124,7 @@ describe('readHtmlWork', () => {
   });
 
   it('decides the outcome of a long page and of a nearly empty one the same with the bounded count', () => {
-    const input = { contentType: 'text/html', baseUrl: 'https://site.test/', linkList: true, withRaw: false };
+    const input = { contentType: 'text/html', baseUrl: 'https://site.test/', linkList: true, withoutRaw: true };
     const scripts = '<script>1</script>'.repeat(3);
     const short = `<html><body><p>Hi</p>${scripts}</body></html>`;
     expect(readHtmlWork({ ...input, bytes: bytes(short) }).emptyOutcome).toBe('needs_js');

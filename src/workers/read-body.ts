@@ -80,7 +80,7 @@ export interface HtmlBodyInput {
 }
 
 export interface HtmlBody {
-  /** The decoded HTML, clean; '' when the work was asked `withRaw: false`. */
+  /** The decoded HTML, clean; '' from readHtmlWork with `withoutRaw`. */
   readonly raw: string;
   /** The decoded HTML's length in characters. */
   readonly rawLength: number;
@@ -208,10 +208,10 @@ export interface HtmlWorkInput {
   /** web_scraper's document, with the caller's selectors. */
   readonly scrape?: SelectOptions;
   /**
-   * False when the caller reads nothing of the HTML itself (a link list, web_scraper without include_html): `raw` is
-   * then '', and the whole page is neither cleaned nor sent back across threads.
+   * The caller never reads the decoded HTML (ReadOptions.withoutRaw): `raw` comes back '' unless the article has no
+   * content, whose fallback it is. A 9 MB page's HTML then does not cross back from the worker (issue 23).
    */
-  readonly withRaw?: boolean;
+  readonly withoutRaw?: boolean;
 }
 
 export interface HtmlWork extends HtmlBody {
@@ -235,7 +235,7 @@ export interface HtmlWork extends HtmlBody {
  */
 export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const body = htmlBodyOf(html, input.baseUrl, input.withRaw ?? true);
+  const body = htmlBodyOf(html, input.baseUrl, !input.withoutRaw);
   if (input.stopAtTwin && body.twinUrl !== undefined) {
     // A crawl still follows the links of a page read through its twin: from this parse, not another crossing.
     const found = input.article?.withLinks ? extractLinks(html, input.baseUrl) : undefined;
@@ -246,7 +246,14 @@ export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const article = input.article && articleOf(html, input.baseUrl, input.article);
   const linkList = input.linkList ? extractLinks(html, input.baseUrl) : undefined;
   const scraped = input.scrape ? scrapeHtml(html, input.baseUrl, input.scrape) : undefined;
-  const work = { ...body, ...(linkList && { linkList }), ...(scraped && { scraped }) };
+  // The article's raw fallback (no content found) needs the HTML whatever the caller reads.
+  const fallback = input.withoutRaw && article !== undefined && article.content === undefined;
+  const work = {
+    ...body,
+    ...(fallback && { raw: cleanText(html) }),
+    ...(linkList && { linkList }),
+    ...(scraped && { scraped }),
+  };
   if (article) {
     const { emptyOutcome, scriptBuilt, hiddenBlocksDropped } = article;
     return { ...work, article, ...(emptyOutcome && { emptyOutcome }), scriptBuilt, hiddenBlocksDropped };
