@@ -94,6 +94,27 @@ describe('a fair share between callers (issue 23)', () => {
   });
 });
 
+describe('the spare worker (issue 22: no third worker on two cores unless one caller holds the others)', () => {
+  const THREADS = new URL('../../test/fixtures/workers/thread-worker.mjs', import.meta.url);
+  const whoami = (target: WorkerPool, caller: object, ms: number) =>
+    runAsCaller(caller, () => target.run<number>('whoami', ms, 10_000));
+
+  it('callers that each hold less than their share use the regular workers only', async () => {
+    pool = createWorkerPool(THREADS, 3);
+    const threads = await Promise.all([{}, {}, {}, {}, {}, {}].map((caller) => whoami(pool!, caller, 300)));
+    expect(new Set(threads).size).toBe(2);
+  });
+
+  it('starts the spare for another caller once one caller holds all the regular workers', async () => {
+    pool = createWorkerPool(THREADS, 3);
+    const heavy = {};
+    const held = [whoami(pool, heavy, 1500), whoami(pool, heavy, 1500)];
+    const other = await whoami(pool, {}, 0);
+    const heavyThreads = await Promise.all(held);
+    expect(new Set([...heavyThreads, other]).size).toBe(3);
+  });
+});
+
 it("runs a task's time limit from when its worker is ready, not while the worker starts", async () => {
   // The worker takes 3 s to start; the task, nothing, within 2 s. Counted from the start, it would time out.
   pool = createWorkerPool(new URL('../../test/fixtures/workers/slow-start-worker.mjs', import.meta.url), 1);
