@@ -25,8 +25,7 @@
 //    never costs a caller. It starts only when its host has no caller's request waiting or running, no sooner than
 //    PER_DOMAIN_INTERVAL after the host's last start, one at a time per host, without a MAX_CONCURRENT slot and
 //    without asking `turns`; and it takes no turn: the next caller's request is spaced from the caller's request
-//    before it, not from the lookup (one small request per origin per hour at most). Its QUEUE_TIMEOUT timer keeps
-//    no process alive.
+//    before it, not from the lookup (one small request per origin per hour at most). Its timer keeps no process up.
 //
 // Whose context a task runs in: a call starts when another call's request finishes or a timer fires, so pump()
 // runs on someone else's stack. Each waiter's start is bound to its own caller's async context (AsyncResource.bind)
