@@ -10,8 +10,10 @@ import {
   linkDensity,
   measure,
   numbersOf,
+  onlyLayoutWords,
   PARAGRAPH_MIN_CHARS,
   proseLength,
+  readsAsProse,
   trimmedLength,
   visibleTextLength,
   type Stats,
@@ -92,7 +94,13 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
       }
       if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
         const names = classAndId(child);
-        if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
+        if (
+          names &&
+          UNLIKELY.test(names) &&
+          !MAYBE_CANDIDATE.test(names) &&
+          proseLength(child) <= mostOfPage &&
+          !(onlyLayoutWords(names, UNLIKELY) && readsAsProse(child))
+        ) {
           if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${UNLIKELY.exec(names)![0]}"`);
           return false;
         }

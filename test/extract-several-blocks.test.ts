@@ -1,0 +1,31 @@
+// Issue 24's extraction mechanisms, one small page each: pages whose content is several blocks, layout words that
+// are not boilerplate, and the per-page choice between two extractions. Each test fails without its mechanism.
+import { describe, expect, it } from 'vitest';
+import { articlePage as page, PAGE_URL as URL, PROSE } from './fixtures/article-page.js';
+import { extractArticle } from '../src/extract/extract-article.js';
+
+const LEAD =
+  'The council’s report, published on Friday after two years of hearings, finds that the harbour works cost twice the estimate and ran a year late, and it names the three decisions that made them so. ';
+const COMMENT =
+  'I was at the hearing on Tuesday, and I must say the committee did not listen to a single resident, which is what always happens in this town when the harbour is on the agenda. ';
+
+describe('layout words in a class', () => {
+  it('keep a block that reads as prose (a lead in a header), while function words still remove one', () => {
+    const html = page(`<article><div class="post-header"><p>${LEAD}</p></div>
+      <div class="post-body"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></div>
+      <div class="comment-box"><p>${COMMENT}</p></div></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The council’s report, published on Friday');
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('I was at the hearing');
+  });
+
+  it('keep a short strip of links in a header out', () => {
+    const html =
+      page(`<div class="site-header"><a href="/a">Politics</a> <a href="/b">Sport</a> <a href="/c">Culture</a>
+      <a href="/d">Weather</a></div><article><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('Politics');
+  });
+});
