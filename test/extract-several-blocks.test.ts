@@ -29,3 +29,17 @@ describe('layout words in a class', () => {
     expect(markdown).not.toContain('Politics');
   });
 });
+
+describe('a page of several blocks', () => {
+  it('joins every block that scores at least half the best and reads as prose, in page order', () => {
+    const html =
+      page(`<div class="band"><section class="what"><h2>What we do</h2><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></section></div>
+      <div class="strip"><a href="/try">Try it</a></div>
+      <div class="band-2"><div class="inner"><section class="how"><h2>How it works</h2><p>${LEAD.repeat(2)}</p><p>${LEAD}</p></section></div></div>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('## What we do');
+    expect(markdown).toContain('## How it works');
+    expect(markdown.indexOf('What we do')).toBeLessThan(markdown.indexOf('How it works'));
+    expect(markdown).not.toContain('Try it');
+  });
+});

@@ -22,6 +22,7 @@ import { cleanContent, trimTrailing } from './clean-content.js';
 import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadingProse } from './gather.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { withSameClass } from './same-class.js';
+import { withStrongCandidates } from './union.js';
 import { describeNode, traceNote, traceRemoved, type ExtractTrace } from './trace.js';
 import { BOILERPLATE_TAGS, MAYBE_CANDIDATE, SCORED_BLOCKS, UNLIKELY, UNLIKELY_ROLES } from './vocabulary.js';
 
@@ -53,9 +54,11 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   if ((stats.get(body)?.text ?? 0) === 0) return undefined;
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
-  const top = pickTopCandidate(body, stats, candidates, trace);
-  const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
-  const gathered = withLeadingProse(top, parts, stats, body);
+  const { top, ranked } = pickTopCandidate(body, stats, candidates, trace);
+  const isPart = (el: HtmlElement): boolean => isProsePart(el, stats);
+  const parts = withSameClass(top, gatherSiblings(top, stats), body, isPart);
+  const leading = withLeadingProse(top, parts, stats, body);
+  const gathered = withStrongCandidates(leading, top, ranked, stats, body, isPart, trace);
   const article = widenShortContent(top, gathered, body, stats, trace);
   if (trace && article === gathered && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
@@ -208,7 +211,7 @@ function pickTopCandidate(
   stats: Stats,
   candidates: HtmlElement[],
   trace?: ExtractTrace,
-): HtmlElement {
+): { top: HtmlElement; ranked: HtmlElement[] } {
   for (const candidate of candidates) {
     const node = stats.get(candidate)!;
     // A block with a line of text cannot be the article however content-like its class: scale it down, so class
@@ -221,7 +224,7 @@ function pickTopCandidate(
   let top = ranked[0];
   if (!top) {
     if (trace) traceNote(trace, 'candidates', 'no block scored as prose: the whole body is the content');
-    return body;
+    return { top: body, ranked };
   }
   const topScore = stats.get(top)!.score;
   // When several strong candidates sit under one ancestor, the content is split across them: take the ancestor.
@@ -268,7 +271,7 @@ function pickTopCandidate(
     top = top.parent;
   }
   if (trace) traceCandidates(trace, ranked, top, stats);
-  return top;
+  return { top, ranked };
 }
 
 /** The chosen block and the best-scored candidates beside it (`--explain`). */
