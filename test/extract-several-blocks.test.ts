@@ -43,3 +43,32 @@ describe('a page of several blocks', () => {
     expect(markdown).not.toContain('Try it');
   });
 });
+
+describe('the choice between our extraction and the inclusive one', () => {
+  const replies = ['Ann', 'Bob', 'Cy', 'Di', 'Ed', 'Flo', 'Gus', 'Hal']
+    .map((name) => `<div class="r-${name}"><span>${name}</span><p>${COMMENT}</p></div>`)
+    .join('');
+  const thread = `<div class="page"><div class="col"><div class="op"><div class="op-body"><p>${PROSE.repeat(3)}</p>
+    <p>${PROSE.repeat(2)}</p></div></div></div><div class="below"><div class="x"><div class="reply-list">${replies}</div></div></div></div>`;
+
+  it('takes the inclusive one when it holds over twice our text and is not links, and --explain says so', () => {
+    const { markdown, explain } = extractArticle(page(thread), { baseUrl: URL, explain: true });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown.split('I was at the hearing').length - 1).toBe(8);
+    const notes = explain!.filter((entry) => entry.reason.startsWith('compared with the inclusive extraction'));
+    expect(notes).toHaveLength(1);
+    expect(notes[0]!.reason).toMatch(
+      /ours 569 chars, the inclusive one 1998 \(3\.5×, link density 0\.00\).*it is used/,
+    );
+  });
+
+  it('keeps ours on a page that declares itself an article', () => {
+    const html = page(`<meta property="og:type" content="article">${thread}`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('I was at the hearing');
+    expect(explain!.map((entry) => entry.reason)).toContain(
+      'not compared with the inclusive extraction: the page declares itself an article (og:type), ours stands',
+    );
+  });
+});

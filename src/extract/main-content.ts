@@ -19,6 +19,7 @@ import {
   type Stats,
 } from './block-stats.js';
 import { cleanContent, trimTrailing } from './clean-content.js';
+import { chooseExtraction } from './compare.js';
 import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadingProse } from './gather.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { withSameClass } from './same-class.js';
@@ -36,6 +37,8 @@ export interface FindMainContentOptions {
   readonly stripUnlikely: boolean;
   /** Article title; a heading in the content that repeats it is dropped (the caller shows the title). */
   readonly title: string | undefined;
+  /** The page says it is one article (`og:type`): the inclusive extraction is not compared (compare.ts). */
+  readonly declaresArticle?: boolean;
   /** Where each decision is recorded (`--explain`); absent, nothing is recorded and nothing costs. */
   readonly trace?: ExtractTrace;
 }
@@ -67,7 +70,8 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   cleanContent(article, stats, options.title, mostText, trace);
   trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);
-  return textLength > 0 ? { root: article, textLength } : undefined;
+  if (textLength === 0) return undefined;
+  return chooseExtraction({ root: article, textLength }, body, stats, options, trace);
 }
 
 function findBody(doc: HtmlDocument): HtmlElement | undefined {
