@@ -72,3 +72,15 @@ describe('the choice between our extraction and the inclusive one', () => {
     );
   });
 });
+
+describe('a <details> panel', () => {
+  it('is a section of the content, its summary a heading one level below the heading it sits under', () => {
+    const html = page(`<article><p>${PROSE.repeat(3)}</p><h2>Questions</h2>
+      <details><summary>Does the report say who pays?</summary><p>Yes: the council pays two thirds, the port the rest.</p></details>
+      <details><summary>When does the work start?</summary><p>In the spring, once the ferry season is over.</p></details></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain(
+      '## Questions\n\n### Does the report say who pays?\n\nYes: the council pays two thirds, the port the rest.\n\n### When does the work start?',
+    );
+  });
+});
