@@ -14,10 +14,17 @@ describe('layout words in a class', () => {
     const html = page(`<article><div class="post-header"><p>${LEAD}</p></div>
       <div class="post-body"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></div>
       <div class="comment-box"><p>${COMMENT}</p></div></article>`);
-    const { markdown } = extractArticle(html, { baseUrl: URL });
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
     expect(markdown).toContain('The council’s report, published on Friday');
     expect(markdown).toContain('The committee met on Tuesday');
     expect(markdown).not.toContain('I was at the hearing');
+    const reasons = explain!.filter((entry) => entry.phase === 'boilerplate').map((entry) => entry.reason);
+    expect(reasons).toEqual([
+      'boilerplate tag <nav>',
+      'kept: "header" is a layout word and the block reads as prose',
+      'unlikely class or id: "comment"',
+      'boilerplate tag <footer>',
+    ]);
   });
 
   it('keep a short strip of links in a header out', () => {

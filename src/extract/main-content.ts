@@ -101,15 +101,14 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
       }
       if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
         const names = classAndId(child);
-        if (
-          names &&
-          UNLIKELY.test(names) &&
-          !MAYBE_CANDIDATE.test(names) &&
-          proseLength(child) <= mostOfPage &&
-          !(onlyLayoutWords(names, UNLIKELY) && readsAsProse(child))
-        ) {
-          if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${UNLIKELY.exec(names)![0]}"`);
-          return false;
+        if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
+          const word = UNLIKELY.exec(names)![0];
+          if (onlyLayoutWords(names, UNLIKELY) && readsAsProse(child)) {
+            if (trace) traceKeptLayout(trace, child, word);
+          } else {
+            if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${word}"`);
+            return false;
+          }
         }
       }
       visit(child, insideTable || child.name === 'table' || child.name === 'code');
@@ -117,6 +116,12 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
     });
   };
   visit(root, false);
+}
+
+/** A block kept although its class looks like boilerplate (`--explain`): only a layout word, and it reads as prose. */
+function traceKeptLayout(trace: ExtractTrace, el: HtmlElement, word: string): void {
+  const reason = `kept: "${word}" is a layout word and the block reads as prose`;
+  trace.push({ phase: 'boilerplate', action: 'note', element: describeNode(el), reason });
 }
 
 // Some sites (ASP.NET) wrap the whole page in one <form>: keep a form that holds real prose.
