@@ -5,7 +5,7 @@ import { cleanText } from '../clean-text.js';
 import { OUTCOME_READABLE_CHARS } from '../outcome.js';
 import { isElement, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { textChars, type ExplainNumbers } from './trace.js';
-import { NEGATIVE, POSITIVE } from './vocabulary.js';
+import { LAYOUT_WORDS, NEGATIVE, POSITIVE } from './vocabulary.js';
 
 /** Text a block needs to count as a paragraph, and under which a block without a picture is a fragment. */
 export const PARAGRAPH_MIN_CHARS = 25;
@@ -76,15 +76,45 @@ export function classAndId(el: HtmlElement): string {
   return className && id ? `${className} ${id}` : (className ?? id ?? '');
 }
 
-/** Readability's class weight: +25 for a content-like class or id, −25 for a boilerplate-like one. */
+/**
+ * Readability's class weight: +25 for a content-like class or id, −25 for a boilerplate-like one — unless only layout
+ * words make it look like boilerplate and the block reads as prose (`LAYOUT_WORDS`).
+ */
 export function classWeight(el: HtmlElement): number {
   let weight = 0;
+  let prose: boolean | undefined;
   for (const value of [el.attribs.class, el.attribs.id]) {
     if (!value) continue;
-    if (NEGATIVE.test(value)) weight -= 25;
+    if (NEGATIVE.test(value) && !(onlyLayoutWords(value, NEGATIVE) && (prose ??= readsAsProse(el)))) weight -= 25;
     if (POSITIVE.test(value)) weight += 25;
   }
   return weight;
+}
+
+/** Whether `pattern` matches `names` only through layout words (`LAYOUT_WORDS`), no function word. */
+export function onlyLayoutWords(names: string, pattern: RegExp): boolean {
+  return !pattern.test(names.replace(LAYOUT_WORDS, ' '));
+}
+
+// What reads as prose: this much text outside links, and most of the block's text.
+const PROSE_MIN_CHARS = 150;
+const PROSE_MIN_SHARE = 0.6;
+
+/** A block of text a reader reads (prose outside links, most of its text), not a strip of links or labels. */
+export function readsAsProse(el: HtmlElement): boolean {
+  let prose = 0;
+  let total = 0;
+  const visit = (node: HtmlElement, inLink: boolean): void => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        const length = trimmedLength(child.data);
+        total += length;
+        if (!inLink) prose += length;
+      } else if (isElement(child)) visit(child, inLink || child.name === 'a');
+    }
+  };
+  visit(el, false);
+  return prose >= PROSE_MIN_CHARS && prose >= total * PROSE_MIN_SHARE;
 }
 
 /** What a block was judged on: its score (when it is a candidate), text length and link density. */

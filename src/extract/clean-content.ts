@@ -16,7 +16,8 @@ import { CAPTION, CONTAINER_TAGS } from './vocabulary.js';
 
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
- * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls.
+ * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls. Blocks in
+ * `keep` (already cleaned) are left as they are.
  */
 export function cleanContent(
   article: HtmlElement,
@@ -24,11 +25,12 @@ export function cleanContent(
   title: string | undefined,
   mostText: number,
   trace?: ExtractTrace,
+  keep?: ReadonlySet<HtmlElement>,
 ): void {
   const normalizedTitle = normalizeText(title);
   const visit = (el: HtmlElement): void => {
     el.children = el.children.filter((child) => {
-      if (!isElement(child)) return true;
+      if (!isElement(child) || keep?.has(child)) return true;
       const name = child.name;
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
@@ -98,14 +100,20 @@ function normalizeText(text: string | undefined): string {
  * link lists and teaser boxes. From the end backwards, a heading with nothing after it or a mostly-links block goes;
  * the first block of prose stops the trim.
  */
-export function trimTrailing(root: HtmlElement, stats: Stats, mostText: number, trace?: ExtractTrace): void {
+export function trimTrailing(
+  root: HtmlElement,
+  stats: Stats,
+  mostText: number,
+  trace?: ExtractTrace,
+  keep?: ReadonlySet<HtmlElement>,
+): void {
   for (;;) {
     const children = root.children;
     let index = children.length - 1;
     while (index >= 0 && isBlank(children[index]!)) index--;
     if (index < 0) return;
     const last = children[index]!;
-    if (!isElement(last)) return;
+    if (!isElement(last) || keep?.has(last)) return;
     const node = stats.get(last);
     const isHeading = /^h[1-6]$/.test(last.name);
     const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
@@ -121,7 +129,7 @@ export function trimTrailing(root: HtmlElement, stats: Stats, mostText: number, 
     }
     // A container ends where its own last block ends; one left empty goes, and the trim goes on before it.
     if (!CONTAINER_TAGS.has(last.name)) return;
-    trimTrailing(last, stats, mostText, trace);
+    trimTrailing(last, stats, mostText, trace, keep);
     if (!last.children.every(isBlank)) return;
     children.splice(index, 1);
   }

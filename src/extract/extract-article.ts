@@ -63,7 +63,7 @@ const RETRY_BELOW_CHARS = 250;
 
 export function extractArticle(html: string, options: ExtractArticleOptions): Article {
   const { doc, metadata, sheet } = parsePage(html, options.baseUrl);
-  const { title, lang, baseUrl } = metadata;
+  const { title, lang, baseUrl, declaresArticle } = metadata;
   // Metadata first: cleaning removes <head>.
   const canonicalUrl = options.withLinks ? readCanonicalUrl(doc, baseUrl) : undefined;
   // Hidden blocks go before detection so they can neither win the content score nor ride along inside the winner.
@@ -111,7 +111,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   if (headings && !target) {
     return { ...whole, markdown: '', textLength: 0, usedFallback: false, ...measured, section: notFound(headings) };
   }
-  let main = findMainContent(doc, { stripUnlikely: true, title, trace });
+  let main = findMainContent(doc, { stripUnlikely: true, title, declaresArticle, trace });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     if (trace) traceRetry(trace, main?.textLength);
     // Detection mutates the tree, so the retry starts from the source again. Its hidden blocks are the first pass's
@@ -119,7 +119,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     const fresh = parseHtml(html);
     removeHidden(fresh, { keepNoscript: true, sheet });
     applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
-    const retry = findMainContent(fresh, { stripUnlikely: false, title, trace });
+    const retry = findMainContent(fresh, { stripUnlikely: false, title, declaresArticle, trace });
     const isBetter = retry !== undefined && retry.textLength > (main?.textLength ?? 0);
     if (trace) {
       const reason = isBetter

@@ -10,16 +10,20 @@ import {
   linkDensity,
   measure,
   numbersOf,
+  onlyLayoutWords,
   PARAGRAPH_MIN_CHARS,
   proseLength,
+  readsAsProse,
   trimmedLength,
   visibleTextLength,
   type Stats,
 } from './block-stats.js';
 import { cleanContent, trimTrailing } from './clean-content.js';
+import { chooseExtraction } from './compare.js';
 import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadingProse } from './gather.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { withSameClass } from './same-class.js';
+import { withStrongCandidates } from './union.js';
 import { describeNode, traceNote, traceRemoved, type ExtractTrace } from './trace.js';
 import { BOILERPLATE_TAGS, MAYBE_CANDIDATE, SCORED_BLOCKS, UNLIKELY, UNLIKELY_ROLES } from './vocabulary.js';
 
@@ -33,6 +37,8 @@ export interface FindMainContentOptions {
   readonly stripUnlikely: boolean;
   /** Article title; a heading in the content that repeats it is dropped (the caller shows the title). */
   readonly title: string | undefined;
+  /** The page says it is one article (`og:type`): the inclusive extraction is not compared (compare.ts). */
+  readonly declaresArticle?: boolean;
   /** Where each decision is recorded (`--explain`); absent, nothing is recorded and nothing costs. */
   readonly trace?: ExtractTrace;
 }
@@ -51,9 +57,11 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   if ((stats.get(body)?.text ?? 0) === 0) return undefined;
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
-  const top = pickTopCandidate(body, stats, candidates, trace);
-  const parts = withSameClass(top, gatherSiblings(top, stats), body, (el) => isProsePart(el, stats));
-  const gathered = withLeadingProse(top, parts, stats, body);
+  const { top, ranked } = pickTopCandidate(body, stats, candidates, trace);
+  const isPart = (el: HtmlElement): boolean => isProsePart(el, stats);
+  const parts = withSameClass(top, gatherSiblings(top, stats), body, isPart);
+  const leading = withLeadingProse(top, parts, stats, body);
+  const gathered = withStrongCandidates(leading, top, ranked, stats, body, isPart, trace);
   const article = widenShortContent(top, gathered, body, stats, trace);
   if (trace && article === gathered && article !== top) traceJoined(trace, article);
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
@@ -62,7 +70,8 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   cleanContent(article, stats, options.title, mostText, trace);
   trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);
-  return textLength > 0 ? { root: article, textLength } : undefined;
+  if (textLength === 0) return undefined;
+  return chooseExtraction({ root: article, textLength }, body, stats, options, trace);
 }
 
 function findBody(doc: HtmlDocument): HtmlElement | undefined {
@@ -93,8 +102,13 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
       if (stripUnlikely && !insideTable && child.name !== 'a' && child.name !== 'article' && child.name !== 'main') {
         const names = classAndId(child);
         if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
-          if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${UNLIKELY.exec(names)![0]}"`);
-          return false;
+          const word = UNLIKELY.exec(names)![0];
+          if (onlyLayoutWords(names, UNLIKELY) && readsAsProse(child)) {
+            if (trace) traceKeptLayout(trace, child, word);
+          } else {
+            if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${word}"`);
+            return false;
+          }
         }
       }
       visit(child, insideTable || child.name === 'table' || child.name === 'code');
@@ -102,6 +116,12 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
     });
   };
   visit(root, false);
+}
+
+/** A block kept although its class looks like boilerplate (`--explain`): only a layout word, and it reads as prose. */
+function traceKeptLayout(trace: ExtractTrace, el: HtmlElement, word: string): void {
+  const reason = `kept: "${word}" is a layout word and the block reads as prose`;
+  trace.push({ phase: 'boilerplate', action: 'note', element: describeNode(el), reason });
 }
 
 // Some sites (ASP.NET) wrap the whole page in one <form>: keep a form that holds real prose.
@@ -200,7 +220,7 @@ function pickTopCandidate(
   stats: Stats,
   candidates: HtmlElement[],
   trace?: ExtractTrace,
-): HtmlElement {
+): { top: HtmlElement; ranked: HtmlElement[] } {
   for (const candidate of candidates) {
     const node = stats.get(candidate)!;
     // A block with a line of text cannot be the article however content-like its class: scale it down, so class
@@ -213,7 +233,7 @@ function pickTopCandidate(
   let top = ranked[0];
   if (!top) {
     if (trace) traceNote(trace, 'candidates', 'no block scored as prose: the whole body is the content');
-    return body;
+    return { top: body, ranked };
   }
   const topScore = stats.get(top)!.score;
   // When several strong candidates sit under one ancestor, the content is split across them: take the ancestor.
@@ -260,7 +280,7 @@ function pickTopCandidate(
     top = top.parent;
   }
   if (trace) traceCandidates(trace, ranked, top, stats);
-  return top;
+  return { top, ranked };
 }
 
 /** The chosen block and the best-scored candidates beside it (`--explain`). */

@@ -28,6 +28,8 @@ export function renderMarkdown(root: HtmlElement | HtmlDocument, options: Render
 class MarkdownRenderer {
   /** Open <a>, strong and emphasis elements around the node being rendered (see inline()). */
   private readonly open = { link: 0, strong: 0, em: 0, del: 0 };
+  /** The level of the last heading rendered: a `<details>`'s summary is a heading one level below it. */
+  private headingLevel = 2;
 
   constructor(private readonly baseUrl: string) {}
 
@@ -63,7 +65,15 @@ class MarkdownRenderer {
       case 'h5':
       case 'h6': {
         const text = finishInline(this.inlineChildren(el)).replace(/\n+/g, ' ');
-        if (text) out.push(`${'#'.repeat(Number(tag[1]))} ${text}`);
+        this.headingLevel = Number(tag[1]);
+        if (text) out.push(`${'#'.repeat(this.headingLevel)} ${text}`);
+        return;
+      }
+      case 'summary': {
+        // A <details> is a section a reader opens (an FAQ answer, a product's specifications): its summary is the
+        // section's heading, one level below the heading it sits under.
+        const text = finishInline(this.inlineChildren(el)).replace(/\n+/g, ' ');
+        if (text) out.push(`${'#'.repeat(Math.min(6, this.headingLevel + 1))} ${text}`);
         return;
       }
       case 'hr':

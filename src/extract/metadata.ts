@@ -6,6 +6,8 @@ export interface PageMetadata {
   readonly lang: string | undefined;
   /** Absolute URL that relative links resolve against: `<base href>` resolved against the page URL, else the page URL. */
   readonly baseUrl: string;
+  /** The page says it is one article: `og:type` is `article` (Open Graph). */
+  readonly declaresArticle: boolean;
 }
 
 // Site names ride on titles after a separator: "Story headline | Site", "Site — Story headline".
@@ -14,7 +16,12 @@ const TITLE_SEPARATOR = /\s+[|\-–—:·»/]\s+/;
 export function readMetadata(doc: HtmlDocument, pageUrl: string): PageMetadata {
   const html = findElement(doc, (el) => el.name === 'html');
   const lang = html?.attribs.lang?.trim() || undefined;
-  return { title: readTitle(doc), lang, baseUrl: readBaseUrl(doc, pageUrl) };
+  return { title: readTitle(doc), lang, baseUrl: readBaseUrl(doc, pageUrl), declaresArticle: declaresArticle(doc) };
+}
+
+function declaresArticle(doc: HtmlDocument): boolean {
+  const og = findElement(doc, (el) => el.name === 'meta' && (el.attribs.property ?? el.attribs.name) === 'og:type');
+  return og?.attribs.content?.trim().toLowerCase().startsWith('article') ?? false;
 }
 
 function readBaseUrl(doc: HtmlDocument, pageUrl: string): string {

@@ -9,7 +9,19 @@ describe('parsePage', () => {
       '<html lang="de"><head><title>Seite</title><base href="/docs/"></head><body><p>x</p></body></html>',
       'https://site.test/a/b.html',
     );
-    expect(page.metadata).toEqual({ title: 'Seite', lang: 'de', baseUrl: 'https://site.test/docs/' });
+    expect(page.metadata).toEqual({
+      title: 'Seite',
+      lang: 'de',
+      baseUrl: 'https://site.test/docs/',
+      declaresArticle: false,
+    });
+  });
+
+  it('reads whether the page declares itself an article (og:type)', () => {
+    const head = (type: string): string =>
+      `<html><head><meta property="og:type" content="${type}"></head><body><p>x</p></body></html>`;
+    expect(parsePage(head('article'), 'https://site.test/').metadata.declaresArticle).toBe(true);
+    expect(parsePage(head('website'), 'https://site.test/').metadata.declaresArticle).toBe(false);
   });
 
   it("reads the hiding rules of the page's <style> sheets, whose bodies the parse itself drops", () => {

@@ -73,6 +73,13 @@ export const POSITIVE =
 export const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
+// Layout words: they name where a block sits or how it is drawn (`overflow-hidden`, a page builder's `widget`, the
+// `header` that holds an article's lead, a `scroll`-reveal section), not what it says. A block whose class or id
+// matches UNLIKELY or NEGATIVE only through these is judged by its text: one that reads as prose stays (issue 24;
+// docs/benchmarks.md, "Rules on trial (issue 24)"). Function words (`comment`, `footer`, `related`, `share`…) still
+// remove a block whatever it holds.
+export const LAYOUT_WORDS = /hidden|widget|header|banner|scroll|media|masthead/gi;
+
 // Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
 // `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
 export const CAPTION = /caption|credit|copyright|img-?meta|image-?annotation/i;
