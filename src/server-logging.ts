@@ -96,13 +96,14 @@ export function acceptLogLevel(
 }
 
 /**
- * The sink of one tool call: each line at or above the client's current level becomes a notifications/message,
+ * The sink of one tool call: each line at or above the client's current level becomes a notifications/message
+ * (no level: none does — a 2026-07-28 request that names no `io.modelcontextprotocol/logLevel` in its `_meta`),
  * within the call's budget. `send` must not throw synchronously; a failed send (client gone) is dropped, since a
  * log line is best-effort.
  */
 export function createCallLogSink(
   send: (notification: LoggingMessageNotification) => Promise<void>,
-  threshold: () => LoggingLevel,
+  threshold: () => LoggingLevel | undefined,
 ): LogSink {
   let left = MAX_CALL_LOG_CHARS;
   const emit = (level: LoggingLevel, data: string) =>
@@ -111,7 +112,8 @@ export function createCallLogSink(
     );
   return (ours, message) => {
     const level = MCP_LOG_LEVELS[ours];
-    if (left <= 0 || !isLogLevelShown(level, threshold())) return;
+    const shown = threshold();
+    if (left <= 0 || shown === undefined || !isLogLevelShown(level, shown)) return;
     const line = quoteInput(message, MAX_LOG_LINE_CHARS);
     left -= line.length;
     if (left >= 0) return emit(level, line);

@@ -125,6 +125,71 @@ async function flushProgress(sending: ReadonlySet<Promise<unknown>>, lastSentAt:
   if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
 }
 
+/** What one tool call needs from the server that received it, whichever protocol era it speaks. */
+export interface McpCallContext {
+  readonly engine: Engine;
+  readonly options: McpServerOptions;
+  /** The caller of the extraction workers this call belongs to (src/workers/pool.ts). */
+  readonly caller: Caller;
+  /** Aborted when the client cancels the call (or goes away). */
+  readonly signal: AbortSignal;
+  readonly progressToken: string | number | undefined;
+  /** Sends a notification on the call's own stream (its progress, its log lines). */
+  readonly notify: (notification: { method: string; params: Record<string, unknown> }) => Promise<void>;
+  /** The least level of the call's log lines the client hears; undefined: it hears none. */
+  readonly logThreshold: () => ClientLogLevel['current'] | undefined;
+}
+
+/**
+ * Runs one tools/call of a known tool and answers it as a CallToolResult: the same for both protocol eras (this
+ * file's 2025 server, server-modern.ts's 2026-07-28 one).
+ */
+export async function runMcpCall(tool: AnyTool, args: unknown, call: McpCallContext): Promise<CallToolResult> {
+  const { options, progressToken } = call;
+  options.calls?.begin();
+  // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
+  // notifications reference a request in progress). So the result waits for the notifications already sent.
+  const sending = new Set<Promise<unknown>>();
+  let lastSentAt = -Infinity;
+  // The call's log lines go on its own stream, as its progress does (relatedRequestId): to this client only.
+  const callLog = createCallLogSink((notification) => call.notify(notification), call.logThreshold);
+  const output = await runWithLogSink(callLog, () =>
+    runTool(tool, args, {
+      engine: call.engine,
+      resumeStore: options.resumeStore,
+      frontDoor: 'mcp',
+      caller: call.caller,
+      signal: call.signal,
+      stopSignal: options.stopSignal,
+      onProgress:
+        progressToken === undefined
+          ? undefined
+          : (progress) => {
+              const sent = call
+                .notify({ method: 'notifications/progress', params: { progressToken, ...progress } })
+                .catch(() => undefined) // the client may be gone; progress is best-effort
+                .finally(() => {
+                  sending.delete(sent);
+                  lastSentAt = performance.now();
+                });
+              sending.add(sent);
+            },
+    }),
+  ).finally(() => options.calls?.end());
+  await flushProgress(sending, lastSentAt);
+  return toCallToolResult(output);
+}
+
+/** The answer to a call of a tool this server does not offer. */
+export function unknownToolResult(name: string, tools: readonly AnyTool[]): CallToolResult {
+  const names = tools.map((t) => t.name).join(', ');
+  return toCallToolResult({
+    text: `Unknown tool '${quoteInput(name)}'. This server offers: ${names}.`,
+    structured: { status: 'error' },
+    isError: true,
+  });
+}
+
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
   const taskStore = new CancellableTaskStore();
   const server = new Server(
@@ -145,14 +210,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
-    if (!tool) {
-      const names = tools.map((t) => t.name).join(', ');
-      return toCallToolResult({
-        text: `Unknown tool '${quoteInput(request.params.name)}'. This server offers: ${names}.`,
-        structured: { status: 'error' },
-        isError: true,
-      });
-    }
+    if (!tool) return unknownToolResult(request.params.name, tools);
     const requestedTask = request.params.task;
     if (requestedTask && !TASK_TOOLS.has(tool.name)) {
       // MCP "Tasks": a tool without taskSupport is called without `task`.
@@ -186,41 +244,17 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
           ),
       );
     }
-    const progressToken = request.params._meta?.progressToken;
-    options.calls?.begin();
-    // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
-    // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http/mcp-sessions.ts) all abort it.
-    // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
-    // notifications reference a request in progress). So the result waits for the notifications already sent.
-    const sending = new Set<Promise<unknown>>();
-    let lastSentAt = -Infinity;
-    // The call's log lines go on its own stream, as its progress does (relatedRequestId): to this client only.
-    const callLog = createCallLogSink((notification) => extra.sendNotification(notification), clientLogLevel);
-    const output = await runWithLogSink(callLog, () =>
-      runTool(tool, request.params.arguments, {
-        engine,
-        resumeStore: options.resumeStore,
-        frontDoor: 'mcp',
-        caller,
-        signal: extra.signal,
-        stopSignal: options.stopSignal,
-        onProgress:
-          progressToken === undefined
-            ? undefined
-            : (progress) => {
-                const sent = extra
-                  .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
-                  .catch(() => undefined) // the client may be gone; progress is best-effort
-                  .finally(() => {
-                    sending.delete(sent);
-                    lastSentAt = performance.now();
-                  });
-                sending.add(sent);
-              },
-      }),
-    ).finally(() => options.calls?.end());
-    await flushProgress(sending, lastSentAt);
-    return toCallToolResult(output);
+    return runMcpCall(tool, request.params.arguments, {
+      engine,
+      options,
+      caller,
+      signal: extra.signal,
+      progressToken: request.params._meta?.progressToken,
+      // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
+      // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http/mcp-sessions.ts) all abort it.
+      notify: (notification) => extra.sendNotification(notification as never),
+      logThreshold: clientLogLevel,
+    });
   });
   // A task's work belongs to its session: the store (and its results) go when the server closes (DELETE, idle
   // expiry, eviction, shutdown). Wrapped here because transports set server.onclose for their own bookkeeping.
