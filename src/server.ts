@@ -26,7 +26,7 @@ import { VERSION } from './version.js';
 /** A tool's argument schema as JSON Schema (arguments with defaults are optional to the caller). */
 export function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
   const { $schema: _schema, ...schema } = z.toJSONSchema(argumentsSchema(tool), { io: 'input' });
-  return schema as Tool['inputSchema'];
+  return singleTyped(schema) as Tool['inputSchema'];
 }
 
 /** What every failed call carries (src/tools/failure.ts): its outcome and its error. */
@@ -42,7 +42,24 @@ const FAILURE_SHAPE = {
 
 function jsonSchemaOf(shape: z.ZodRawShape): Record<string, unknown> {
   const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(shape), { io: 'output' });
-  return schema;
+  return singleTyped(schema) as Record<string, unknown>;
+}
+
+/**
+ * A JSON Schema in which every value has one type: `"type": ["string", "null"]` (zod's nullable) becomes
+ * `"anyOf": [{"type": "string"}, {"type": "null"}]`, which means the same and which the single-type dialects some
+ * clients validate with accept (the MCP Inspector's --strict check warned of each such field).
+ */
+export function singleTyped(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(singleTyped);
+  if (typeof node !== 'object' || node === null) return node;
+  const { type, ...rest } = node as Record<string, unknown>;
+  const out: Record<string, unknown> = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, singleTyped(value)]),
+  );
+  if (!Array.isArray(type)) return type === undefined ? out : { type, ...out };
+  const alternatives = { anyOf: type.map((one: unknown) => ({ type: one })) };
+  return out.anyOf === undefined ? { ...out, ...alternatives } : { ...out, allOf: [alternatives] };
 }
 
 /**

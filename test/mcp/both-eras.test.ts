@@ -55,7 +55,7 @@ const CALLS: Record<string, { args: (url: (path: string) => string) => Record<st
 };
 
 interface AnyClient {
-  listTools(): Promise<{ tools: Array<{ name: string }>; ttlMs?: number; cacheScope?: string }>;
+  listTools(): Promise<{ tools: Array<{ name: string; outputSchema?: unknown }>; ttlMs?: number; cacheScope?: string }>;
   callTool(
     params: { name: string; arguments: Record<string, unknown> },
     options: { onprogress?: (progress: unknown) => void; signal?: AbortSignal },
@@ -97,6 +97,13 @@ async function legacyClient(transport: 'stdio' | 'http', mcpUrl?: URL): Promise<
   };
 }
 
+/** Where a schema names a list of types (`"type": ["string", "null"]`). */
+function typeLists(node: unknown, path = ''): string[] {
+  if (typeof node !== 'object' || node === null) return [];
+  const own = Array.isArray((node as { type?: unknown }).type) ? [path] : [];
+  return [...own, ...Object.entries(node).flatMap(([key, value]) => typeLists(value, `${path}/${key}`))];
+}
+
 let http: TestHttpServer | undefined;
 beforeAll(async () => {
   http = await startTestHttpServer(env());
@@ -124,6 +131,8 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
     expect(Object.keys(CALLS).sort()).toEqual(ALL_TOOLS.map((tool) => tool.name).sort());
     if (era === MODERN) expect([list.ttlMs, list.cacheScope]).toEqual([TOOL_LIST_TTL_MS, 'public']);
     else expect(list.ttlMs).toBeUndefined();
+    // Every schema gives each value one type: single-type dialects (the MCP Inspector's --strict) reject a list.
+    expect(typeLists(list.tools)).toEqual([]);
   });
 
   it.each(Object.keys(CALLS))('calls %s', async (name) => {
