@@ -8,21 +8,20 @@
 // Cancelling a 2026-07-28 call: the client ends its request (closes the response stream), which aborts the call's
 // signal; being the request's own, it reaches the replica running the call with no bus.
 //
-// Standard headers (2026-07-28, Streamable HTTP): MCP-Protocol-Version, Mcp-Method and Mcp-Name must agree with the
-// body; the SDK answers a disagreement with a JSON-RPC error (-32020), and this file makes it a 400 that names both
-// the header's value and the body's (checkStandardHeaders).
+// Standard headers (2026-07-28, Streamable HTTP): MCP-Protocol-Version and Mcp-Method are required and, with Mcp-Name,
+// must agree with the body. The SDK checks them before a server instance exists: a disagreement is a 400 with a
+// JSON-RPC error -32020 (HeaderMismatch) whose message names the header's value and the body's
+// (test/http/mcp-standard-headers.test.ts).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import { log } from '../../log.js';
-import { quoteInput } from '../../quote.js';
 import { createModernMcpServer } from '../../server-modern.js';
 import type { SharedState } from '../../shared-state/shared-state.js';
 import type { AnyTool } from '../../tools/registry.js';
 import type { GracefulStop } from '../graceful-stop.js';
-import { HttpError } from './http-error.js';
 import { readRpcBody, type McpSessions } from './mcp-sessions.js';
 
 export interface McpEndpoint {
@@ -35,39 +34,6 @@ export interface McpEndpoint {
 export interface McpEndpointOptions {
   readonly graceful: GracefulStop;
   readonly sharedState?: SharedState;
-}
-
-/** What the standard headers name, and where the body says it. */
-const STANDARD_HEADERS: ReadonlyArray<{ header: string; body: (message: RpcMessage) => unknown; field: string }> = [
-  { header: 'mcp-method', body: (message) => message.method, field: 'method' },
-  { header: 'mcp-name', body: (message) => message.params?.name ?? message.params?.uri, field: 'params.name' },
-  {
-    header: 'mcp-protocol-version',
-    body: (message) => message.params?._meta?.['io.modelcontextprotocol/protocolVersion'],
-    field: "params._meta['io.modelcontextprotocol/protocolVersion']",
-  },
-];
-
-interface RpcMessage {
-  method?: unknown;
-  params?: { name?: unknown; uri?: unknown; _meta?: Record<string, unknown> };
-}
-
-/** A 400 naming the header and the body field that disagree, if any does (a header that is absent is not checked). */
-export function checkStandardHeaders(req: IncomingMessage, message: unknown): void {
-  if (typeof message !== 'object' || message === null || Array.isArray(message)) return;
-  for (const { header, body, field } of STANDARD_HEADERS) {
-    const sent = req.headers[header];
-    if (typeof sent !== 'string') continue;
-    const said = body(message as RpcMessage);
-    if (typeof said === 'string' && said !== sent.trim()) {
-      throw new HttpError(
-        400,
-        `Header mismatch: ${header} is '${quoteInput(sent, 100)}' but the body's ${field} is ` +
-          `'${quoteInput(said, 100)}'; they must be equal.`,
-      );
-    }
-  }
 }
 
 export function createMcpEndpoint(
@@ -97,7 +63,6 @@ export function createMcpEndpoint(
       if (await isLegacyRequest(await toWebRequest(req, message), message)) {
         return sessions.handle(req, res, entry, message);
       }
-      checkStandardHeaders(req, message);
       await serveModern(req, res, message);
     },
     close: () => modern.close(),
