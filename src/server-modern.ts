@@ -16,7 +16,7 @@
 import { Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
 import type { Engine } from './engine/engine.js';
 import type { ClientLogLevel } from './server-logging.js';
-import { describeTool, runMcpCall, unknownToolResult, type McpServerOptions } from './server.js';
+import { describeTool, runMcpCall, unknownToolResult, type McpServerOptions } from './server-calls.js';
 import type { AnyTool } from './tools/registry.js';
 import type { Caller } from './workers/callers.js';
 import { VERSION } from './version.js';

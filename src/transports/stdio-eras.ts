@@ -4,62 +4,57 @@
 // the 2025 era. One process serves either: the 2025 connection by the SDK v1 server (server.ts), the 2026-07-28 one
 // by the v2 line's serveStdio (server-modern.ts), which answers a discover probe and stays on the connection.
 //
-// The pipe is read once, by one transport; HeldTransport keeps what it reads until the chosen server takes over.
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+// The first line is read here, with no SDK loaded, so that each era loads only its own SDK: the chosen SDK's stdio
+// transport then reads a stream that replays that line and goes on with the pipe.
+import { PassThrough, type Readable } from 'node:stream';
 
 /** The `_meta` key a 2026-07-28 message names its protocol version under. */
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 
+/** A first line longer than this is not looked at: the 2025 server gets it (and the SDK's own limit refuses it). */
+const MAX_OPENING_BYTES = 10 * 1024 * 1024;
+
 /** Whether a message opens the 2026-07-28 era (see above). */
-export function claimsModernEra(message: JSONRPCMessage): boolean {
-  if (!('method' in message)) return false;
-  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+export function claimsModernEra(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null || !('method' in message)) return false;
+  const meta = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta;
   return typeof meta?.[PROTOCOL_VERSION_META_KEY] === 'string';
 }
 
-/**
- * A transport over `inner` (started by the caller) that holds every message it reads until a server connects and
- * starts it; `first` resolves with the first message (undefined: the pipe closed before any).
- */
-export class HeldTransport implements Transport {
-  onmessage?: Transport['onmessage'];
-  onclose?: () => void;
-  onerror?: (error: Error) => void;
-  readonly first: Promise<JSONRPCMessage | undefined>;
-  /** Resolves when the pipe has closed, whoever closed it. */
-  readonly closed: Promise<void>;
-  private readonly held: JSONRPCMessage[] = [];
-  private started = false;
+export interface Opening {
+  /** Whether the first message claims the 2026-07-28 era. */
+  readonly modern: boolean;
+  /** The pipe from its first byte: what a stdio transport reads. */
+  readonly input: Readable;
+}
 
-  constructor(private readonly inner: Transport) {
-    let resolveFirst!: (message: JSONRPCMessage | undefined) => void;
-    this.first = new Promise((resolve) => (resolveFirst = resolve));
-    let resolveClosed!: () => void;
-    this.closed = new Promise((resolve) => (resolveClosed = resolve));
-    inner.onmessage = (message, extra) => {
-      resolveFirst(message);
-      if (this.started && this.onmessage) this.onmessage(message, extra);
-      else this.held.push(message);
+/** Reads `input` up to its first line; undefined if it ends first. */
+export function readOpening(input: Readable): Promise<Opening | undefined> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      const buffered = Buffer.concat(chunks);
+      const end = buffered.indexOf(0x0a);
+      if (end < 0 && size < MAX_OPENING_BYTES) return;
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.pause();
+      let modern = false;
+      try {
+        modern = end >= 0 && claimsModernEra(JSON.parse(buffered.subarray(0, end).toString('utf8')));
+      } catch {
+        // Not JSON: the 2025 server answers it as the SDK does (a parse error).
+      }
+      const replay = new PassThrough();
+      replay.write(buffered);
+      input.pipe(replay);
+      resolve({ modern, input: replay });
     };
-    inner.onclose = () => {
-      resolveFirst(undefined);
-      resolveClosed();
-      this.onclose?.();
-    };
-    inner.onerror = (error) => this.onerror?.(error);
-  }
-
-  async start(): Promise<void> {
-    this.started = true;
-    for (const message of this.held.splice(0)) this.onmessage?.(message);
-  }
-
-  send(message: JSONRPCMessage, options?: Parameters<Transport['send']>[1]): Promise<void> {
-    return this.inner.send(message, options);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
+    const onEnd = () => resolve(undefined);
+    input.on('data', onData);
+    input.on('end', onEnd);
+  });
 }
