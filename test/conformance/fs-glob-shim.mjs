@@ -5,7 +5,9 @@
 const SHIM_URL = 'web-reader-shim:fs';
 
 export async function resolve(specifier, context, nextResolve) {
-  const fromSuite = context.parentURL?.includes('/@modelcontextprotocol/conformance/') ?? false;
+  const parent = context.parentURL ?? '';
+  // The 0.1 line, and the 0.2 line installed beside it as conformance-next.
+  const fromSuite = parent.includes('/@modelcontextprotocol/conformance/') || parent.includes('/conformance-next/');
   if (fromSuite && (specifier === 'fs' || specifier === 'node:fs')) return { url: SHIM_URL, shortCircuit: true };
   return nextResolve(specifier, context);
 }
