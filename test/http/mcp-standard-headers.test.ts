@@ -33,7 +33,14 @@ describe('the standard headers of a 2026-07-28 request', () => {
   it('are accepted when they agree with the body', async () => {
     const response = await post({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }, listTools);
     expect(response.status).toBe(200);
-    expect(await response.text()).toContain('"fetch"');
+    const answer = (await response.json()) as { result: Record<string, unknown> };
+    expect((answer.result.tools as Array<{ name: string }>)[0]!.name).toBe('fetch');
+    // The revision's result fields: resultType, and the list's cache hints.
+    expect([answer.result.resultType, answer.result.ttlMs, answer.result.cacheScope]).toEqual([
+      'complete',
+      60 * 60 * 1000,
+      'public',
+    ]);
   });
 
   it.each([

@@ -148,6 +148,15 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
     if (name === 'crawl') expect(progress.length).toBeGreaterThanOrEqual(4);
   });
 
+  it('reads a failed call in its era: a bad argument and an unknown tool are results that say what to do', async () => {
+    const bad = await client!.callTool({ name: 'fetch', arguments: { url: 'ftp://example.com/' } }, {});
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toMatch(/Only http and https/);
+    const unknown = await client!.callTool({ name: 'no_such_tool', arguments: {} }, {});
+    expect(unknown.isError).toBe(true);
+    expect(JSON.stringify(unknown.content)).toContain('This server offers: fetch, links, web');
+  });
+
   it('cancels a call: the page it waits for sees its request dropped', async () => {
     const dropped = droppedHeld;
     const asked = fixtures.hits('/held');
@@ -165,4 +174,17 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
 
 afterAll(() => {
   for (const res of heldResponses) res.destroy();
+});
+
+describe('a v2 client in auto mode over stdio', () => {
+  it('probes with server/discover and stays in the 2026-07-28 era', async () => {
+    const client = new ClientV2({ name: 'both-eras-test', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(new StdioV2(stdioParams()));
+    try {
+      expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+      expect((await client.listTools()).tools.length).toBe(ALL_TOOLS.length);
+    } finally {
+      await client.close();
+    }
+  });
 });
