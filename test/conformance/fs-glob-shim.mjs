@@ -5,9 +5,7 @@
 const SHIM_URL = 'web-reader-shim:fs';
 
 export async function resolve(specifier, context, nextResolve) {
-  const parent = context.parentURL ?? '';
-  // The 0.1 line, and the 0.2 line installed beside it as conformance-next.
-  const fromSuite = parent.includes('/@modelcontextprotocol/conformance/') || parent.includes('/conformance-next/');
+  const fromSuite = context.parentURL?.includes('/@modelcontextprotocol/conformance/') ?? false;
   if (fromSuite && (specifier === 'fs' || specifier === 'node:fs')) return { url: SHIM_URL, shortCircuit: true };
   return nextResolve(specifier, context);
 }

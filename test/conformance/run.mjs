@@ -1,7 +1,8 @@
-// npm run test:conformance: the official MCP conformance suite (@modelcontextprotocol/conformance, `server`
-// mode, active suite) against the built CLI's `serve --http`, with expected-failures.yml as the baseline; then, with
-// `--requirements 2026-07-28`, the suite's 0.2 line (installed as conformance-next) on the scenarios MCP 2026-07-28
-// requires, with expected-failures-2026.yml as the baseline.
+// npm run test:conformance: the official MCP conformance suite (@modelcontextprotocol/conformance, its 0.2 line,
+// `server` mode) against the built CLI's `serve --http`, once per protocol era: the active suite at spec version
+// 2025-11-25 (every scenario of the 0.1 line, plus server-session-lifecycle) with expected-failures.yml as the
+// baseline, and with `--requirements 2026-07-28` the scenarios MCP 2026-07-28 requires, frozen at its release, with
+// expected-failures-2026.yml.
 // Exits with the suite's status: 1 on a regression or a stale baseline entry. Needs `npm run build` first.
 //
 // On Node 20 the suite's bundle imports fs.globSync (Node >= 22) at load; register-fs-glob-shim.mjs supplies a
@@ -19,12 +20,7 @@ const cli = join(root, 'dist/cli/main.js');
 const requirements = process.argv.includes('--requirements')
   ? process.argv[process.argv.indexOf('--requirements') + 1]
   : undefined;
-const suite = join(
-  root,
-  requirements
-    ? 'node_modules/conformance-next/dist/index.js'
-    : 'node_modules/@modelcontextprotocol/conformance/dist/index.js',
-);
+const suite = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
 const shim = join(root, 'test/conformance/register-fs-glob-shim.mjs');
 const baseline = join(
   root,
@@ -61,7 +57,7 @@ const mcpUrl = await new Promise((resolve, reject) => {
 
 const outputDir = mkdtempSync(join(tmpdir(), 'web-reader-conformance-'));
 const args = ['--import', shim, suite, 'server', '--url', mcpUrl, '--expected-failures', baseline, '-o', outputDir];
-if (requirements) args.push('--requirements', requirements);
+args.push(...(requirements ? ['--requirements', requirements] : ['--spec-version', '2025-11-25']));
 const suiteCode = await new Promise((resolve) => {
   const run = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   // Per-scenario progress lines are noise in `npm test`; the summary is what matters.
