@@ -82,6 +82,21 @@ function outputJsonSchema(tool: AnyTool): Tool['outputSchema'] {
   } as Tool['outputSchema'];
 }
 
+/**
+ * The server's icon (MCP 2025-11-25 and 2026-07-28 `icons`): a page with a reading line, as a data URI, so that no
+ * client has to fetch it. Every tool and the server itself carry it.
+ */
+export const WEB_READER_ICON = {
+  src:
+    'data:image/svg+xml;base64,' +
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="#2563eb" stroke-width="2">' +
+        '<path d="M6 2h9l5 5v15H6z"/><path d="M9 12h8M9 16h8M9 8h3"/></svg>',
+    ).toString('base64'),
+  mimeType: 'image/svg+xml',
+  sizes: ['any'],
+};
+
 export function describeTool(tool: AnyTool): Tool {
   const outputSchema = outputJsonSchema(tool);
   return {
@@ -91,6 +106,7 @@ export function describeTool(tool: AnyTool): Tool {
     inputSchema: inputJsonSchema(tool),
     ...(outputSchema ? { outputSchema } : {}),
     annotations: tool.annotations,
+    icons: [WEB_READER_ICON],
     ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
   };
 }

@@ -16,7 +16,7 @@
 import { Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
 import type { Engine } from './engine/engine.js';
 import type { ClientLogLevel } from './server-logging.js';
-import { describeTool, runMcpCall, unknownToolResult, type McpServerOptions } from './server-calls.js';
+import { describeTool, runMcpCall, unknownToolResult, WEB_READER_ICON, type McpServerOptions } from './server-calls.js';
 import type { AnyTool } from './tools/registry.js';
 import type { Caller } from './workers/callers.js';
 import { VERSION } from './version.js';
@@ -41,7 +41,7 @@ export function createModernMcpServer(
   options: McpServerOptions & { readonly caller?: Caller } = {},
 ): Server {
   const server = new Server(
-    { name: 'web-reader', title: 'web-reader', version: VERSION },
+    { name: 'web-reader', title: 'web-reader', version: VERSION, icons: [WEB_READER_ICON] },
     {
       capabilities: { tools: { listChanged: false }, logging: {} },
       instructions: INSTRUCTIONS,

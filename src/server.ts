@@ -28,6 +28,7 @@ import {
   toCallToolResult,
   unknownToolResult,
   TASK_TOOLS,
+  WEB_READER_ICON,
   type McpServerOptions,
 } from './server-calls.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES } from './server-tasks.js';
@@ -82,7 +83,7 @@ function acceptLogLevel(
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
   const taskStore = new CancellableTaskStore();
   const server = new Server(
-    { name: 'web-reader', title: 'web-reader', version: VERSION },
+    { name: 'web-reader', title: 'web-reader', version: VERSION, icons: [WEB_READER_ICON] },
     {
       capabilities: { tools: {}, tasks: TASK_CAPABILITIES, logging: {} },
       taskStore,

@@ -55,7 +55,11 @@ const CALLS: Record<string, { args: (url: (path: string) => string) => Record<st
 };
 
 interface AnyClient {
-  listTools(): Promise<{ tools: Array<{ name: string; outputSchema?: unknown }>; ttlMs?: number; cacheScope?: string }>;
+  listTools(): Promise<{
+    tools: Array<{ name: string; outputSchema?: unknown; icons?: Array<{ src: string }> }>;
+    ttlMs?: number;
+    cacheScope?: string;
+  }>;
   callTool(
     params: { name: string; arguments: Record<string, unknown> },
     options: { onprogress?: (progress: unknown) => void; signal?: AbortSignal },
@@ -131,6 +135,8 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
     expect(Object.keys(CALLS).sort()).toEqual(ALL_TOOLS.map((tool) => tool.name).sort());
     if (era === MODERN) expect([list.ttlMs, list.cacheScope]).toEqual([TOOL_LIST_TTL_MS, 'public']);
     else expect(list.ttlMs).toBeUndefined();
+    // Every tool carries the server's icon, as a data URI (no client has to fetch it).
+    for (const tool of list.tools) expect(tool.icons?.[0]?.src, tool.name).toMatch(/^data:image\/svg\+xml;base64,/);
     // Every schema gives each value one type: single-type dialects (the MCP Inspector's --strict) reject a list.
     expect(typeLists(list.tools)).toEqual([]);
   });
