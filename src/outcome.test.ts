@@ -28,6 +28,32 @@ describe('looksScriptBuilt', () => {
     expect(looksScriptBuilt(html, readable)).toBe(expected);
   });
 
+  it('a short main block in a page whose HTML holds its text is not script-built (the whole page decides)', () => {
+    const html = `<nav>${'Menu '.repeat(100)}</nav><main><p>A short product blurb.</p></main>${bundle}`;
+    expect(looksScriptBuilt(html, 22, () => 540)).toBe(false);
+    expect(looksScriptBuilt(html, 22, () => 120)).toBe(true);
+  });
+
+  it('a short main block beside the empty mount point a framework writes into is script-built', () => {
+    const nav = `<nav>${'Menu '.repeat(100)}</nav>`;
+    expect(looksScriptBuilt(`${nav}<div id="root"></div>${bundle}`, 22, () => 540)).toBe(true);
+    expect(looksScriptBuilt(`${nav}<div id="root-portal"></div>${bundle}`, 22, () => 540)).toBe(false);
+    expect(looksScriptBuilt(`${nav}<div id="root"><p>Served.</p></div>${bundle}`, 22, () => 540)).toBe(false);
+  });
+
+  it('is linear on a page of unclosed tags with heavy scripts', () => {
+    const hostile = `${'<div class=x id=root '.repeat(100_000)}${bundle}`;
+    expect(looksScriptBuilt(hostile, 0, () => 1000)).toBe(false);
+  });
+
+  it('asks for the whole page only of a page with heavy scripts and a short main block', () => {
+    let asked = 0;
+    const page = () => ++asked && 10;
+    expect(looksScriptBuilt('<p>Hi</p><script>track()</script>', 2, page)).toBe(false);
+    expect(looksScriptBuilt(`<p>${'words '.repeat(100)}</p>${bundle}`, 600, page)).toBe(false);
+    expect(asked).toBe(0);
+  });
+
   it('is linear on a page of unclosed <script tags', () => {
     // 200,000 openings with no '>' anywhere: a scan per opening would be quadratic; the first one ends it.
     expect(looksScriptBuilt('<script '.repeat(200_000), 0)).toBe(false);

@@ -60,16 +60,45 @@ export function outcomeOfHtml(html: string, readableChars: number): 'empty' | 'n
 export type RenderPolicy = 'auto' | 'always' | 'never';
 export const RENDER_POLICIES = ['auto', 'always', 'never'] as const satisfies readonly RenderPolicy[];
 
-// "Almost no content in a page whose scripts are large": below this many readable characters, a page whose inline
-// scripts weigh SCRIPT_BUILT_BYTES or that loads SCRIPT_BUILT_TAGS scripts is taken to be built by them. A page
-// with a paragraph of text and a small analytics snippet is not; a "Loading…" shell with a 200 KB bundle is.
+// "Almost no content in a page whose scripts are large": a page whose inline scripts weigh SCRIPT_BUILT_BYTES or that
+// loads SCRIPT_BUILT_TAGS scripts, whose main block has fewer than FEW_READABLE_CHARS readable characters, is taken
+// to be built by its scripts when the WHOLE page's visible text is that short too, or when the mount point a
+// framework writes into is there and empty. A page with a paragraph of text and a small analytics snippet is not; a
+// "Loading…" shell with a 200 KB bundle is. A short main block alone says nothing: a listing, a product or a landing
+// page often has one while its HTML holds all its text, and a browser shows the same (issue 23 item 6; the eval
+// pages' figures are in docs/benchmarks.md, "Rendering with Chromium").
 const FEW_READABLE_CHARS = 300;
 const SCRIPT_BUILT_BYTES = 50_000;
 const SCRIPT_BUILT_TAGS = 8;
+// A framework's mount point with nothing in it: `<div id="root"></div>`. Attributes are bounded and stop at the next
+// '<', so a page of unclosed tags costs a bounded look from each one (linear in the page).
+const EMPTY_MOUNT =
+  /<(div|main|section|body)\b[^<>]{0,1000}?\sid=["']?(?:root|app|__next|__nuxt|svelte|main-app)(?=[\s"'>/])[^<>]{0,1000}>\s*<\/\1\s*>/i;
 
-/** Little readable text and heavy scripts: the static HTML is likely not what a browser shows. */
-export function looksScriptBuilt(html: string, readableChars: number): boolean {
-  if (readableChars >= FEW_READABLE_CHARS) return false;
+/**
+ * The most readable characters any rule here compares (outcomeOfHtml, looksScriptBuilt): a count of a page's visible
+ * text may stop once it reaches this (src/extract/block-stats.ts pageReadableLength). A rule that compares more
+ * raises it.
+ */
+export const OUTCOME_READABLE_CHARS = Math.max(MIN_READABLE_CHARS, FEW_READABLE_CHARS);
+
+/**
+ * Heavy scripts and little readable text: the static HTML is likely not what a browser shows. `readableChars` is
+ * the read's own count (an article's main block, or the whole page's visible text); when it is the main block,
+ * `pageReadableChars` counts the whole page's, asked only of a page with a short main block, heavy scripts and no
+ * empty mount point (it may cost a second parse). The main block is part of the page, so enough text in it says no.
+ */
+export function looksScriptBuilt(
+  html: string,
+  readableChars: number,
+  pageReadableChars: () => number = () => readableChars,
+): boolean {
+  if (readableChars >= FEW_READABLE_CHARS || !hasHeavyScripts(html)) return false;
+  return EMPTY_MOUNT.test(html) || pageReadableChars() < FEW_READABLE_CHARS;
+}
+
+/** SCRIPT_BUILT_TAGS script elements, or SCRIPT_BUILT_BYTES of inline script. */
+function hasHeavyScripts(html: string): boolean {
   // One pass of two sticky-free global searches, linear in the page and without a lower-cased copy of it (this
   // runs on the event loop for web_scraper and links): a hostile page of unclosed <script> tags costs no more.
   const open = /<script\b/gi;

@@ -9,6 +9,7 @@ import {
   loadTokenizer,
   prefixLengthWithinTokens,
   surelyOverTokens,
+  tokenBound,
   tokensWithin,
 } from './tokens.js';
 
@@ -158,5 +159,31 @@ describe('surelyOverTokens', () => {
     expect(countTokens(spaces)).toBeGreaterThan(10);
     expect(await tokensWithin(spaces, 10)).toBeUndefined();
     expect(surelyOverTokens(LONGEST_TOKEN_BYTES * 10, 10)).toBe(false);
+  });
+});
+
+describe('tokenBound', () => {
+  // Characters o200k has no merges for come out as several byte tokens each: more tokens than UTF-16 units.
+  const HIEROGLYPHS = '𓀀𓀁𓀂𓀃𓀄𓀅𓀆𓀇𓀈𓀉 𓀊𓀋𓀌𓀍';
+  const texts: Record<string, string> = {
+    prose: PROSE,
+    cjk: CJK,
+    tabs: TABS_BEFORE_MARKUP,
+    hieroglyphs: HIEROGLYPHS,
+    emoji: '🙂👍🏽🇺🇳 '.repeat(50),
+    'a long word (chunked)': 'x'.repeat(LONG_PRE_TOKEN * 7 + 3),
+    'a long whitespace run (chunked)': ' \t'.repeat(LONG_PRE_TOKEN * 3),
+    'a long CJK run (chunked)': '漢字仮名交じり文'.repeat(200),
+    // Nearly a token per byte, in chunks: the chunks' slack is what keeps the bound above the count.
+    'a long hieroglyph run (chunked)': HIEROGLYPHS.replace(' ', '').repeat(100),
+    base64: Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7919) % 251)).toString('base64'),
+  };
+
+  test('is never below the count, so a text within it fits (the rare-character case is above its length)', async () => {
+    expect(countTokens(HIEROGLYPHS)).toBeGreaterThan(HIEROGLYPHS.length);
+    for (const [name, text] of Object.entries(texts)) {
+      expect([name, tokenBound(text) >= countTokens(text)]).toEqual([name, true]);
+      expect([name, await prefixLengthWithinTokens(text, tokenBound(text))]).toEqual([name, text.length]);
+    }
   });
 });

@@ -55,6 +55,11 @@ export interface Engine {
   /** A sitemap's URLs, read off the main thread: its text, or a gzipped one's bytes unpacked. */
   parseSitemap(body: string | Uint8Array): Promise<ParsedSitemap>;
   /**
+   * Makes ready what a first read needs before it is asked for: the engine's modules (behind the lazy engine, this
+   * call loads them) and an extraction worker. An MCP server calls it once the client is initialized (issue 23).
+   */
+  warm(): Promise<void>;
+  /**
    * Stops the /llms.txt lookups (none is sent after), the extraction workers and the browser; the shared state is
    * its owner's to close.
    */
@@ -90,6 +95,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     readLlmsTxt: (url, signal) => llmsTxt.read(url, signal, config.crawlerUserAgent),
     parseSitemap: (body) => extractor.sitemap(body),
     robotsRules: (url, signal) => loadPage.robotsRules(url, signal),
+    warm: async () => extractor.warm(),
     close: async () => {
       llmsTxt.close(); // a lookup nobody asked for stops here: nothing fires after close()
       await Promise.all([extractor.close(), renderer.close()]);

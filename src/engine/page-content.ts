@@ -22,6 +22,13 @@ export interface ReadOptions extends RenderOptions {
    * requested, since it would not be read.
    */
   readonly raw?: boolean;
+  /**
+   * The caller never reads `raw` (fetch and web not in raw mode, the link tools, read_url, web_scraper without
+   * include_html): an HTML page's `raw` is
+   * '' unless it is the content (extraction found none), so that a big page's HTML is not carried back from the
+   * extraction worker only to be dropped.
+   */
+  readonly withoutRaw?: boolean;
   /** With the article: also every visible link with its text (`linkList`), from the same crossing (read_url). */
   readonly withLinkList?: boolean;
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */
@@ -66,6 +73,8 @@ export interface KindFields {
   readonly outcome: Exclude<Outcome, 'error'>;
   /** The decoded body as the server sent it; '' (the default) for binary content and PDF. */
   readonly raw?: string;
+  /** HTML: the decoded page's length in characters, also when `raw` was not asked for (web_scraper's content_length). */
+  readonly rawLength?: number;
   /** Main-content extraction found nothing usable; `content` is the raw body (seed fallback). Default false. */
   readonly extractionFailed?: boolean;
   /** Blocks extraction dropped as hidden. Default 0. */

@@ -55,7 +55,13 @@ export async function readHtmlPage(
   const isPartOf =
     options.selector !== undefined || !!options.excludeSelectors?.length || options.section !== undefined;
   const twins = (options.want ?? 'article') === 'article' && !options.raw && !isPartOf;
-  const input = { bytes: page.body, contentType, baseUrl: page.finalUrl, ...wantedWork(options, isPartOf) };
+  const input = {
+    bytes: page.body,
+    contentType,
+    baseUrl: page.finalUrl,
+    ...wantedWork(options, isPartOf),
+    ...(options.withoutRaw && { withoutRaw: true }),
+  };
   let work: HtmlWork | undefined;
   try {
     work = await extractor.readHtmlWork({ ...input, stopAtTwin: twins });
@@ -76,9 +82,10 @@ export async function readHtmlPage(
     if (work.article === undefined) work = await extractedOrNot(extractor, input);
   }
   if (!work) return failedFields(body, options);
-  const { raw, title } = work;
+  const { raw, rawLength, title } = work;
   const common = {
     raw,
+    rawLength,
     hiddenBlocksDropped: work.hiddenBlocksDropped,
     scriptBuilt: work.scriptBuilt,
     ...(work.linkList && { linkList: work.linkList }),
@@ -138,7 +145,7 @@ function failedFields(body: HtmlBody, options: ReadOptions): KindFields {
 
 function articleFields(
   article: ArticleContent,
-  common: Pick<KindFields, 'raw' | 'hiddenBlocksDropped' | 'scriptBuilt' | 'linkList'>,
+  common: Pick<KindFields, 'raw' | 'rawLength' | 'hiddenBlocksDropped' | 'scriptBuilt' | 'linkList'>,
 ): KindFields {
   const explained = article.explain ? { explain: article.explain } : {};
   const links = article.links ? { links: article.links } : {};

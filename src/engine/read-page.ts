@@ -21,15 +21,18 @@ import type { LlmsTxtIndex } from './llms-txt-index.js';
 import { readPdfPage } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
 import { attemptRender, type PageRenderer } from './render-step.js';
-import { assertSelectOptions } from '../extract/select.js';
-import { sectionNotFoundMessage } from '../extract/section.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 
+// The selector checks and the section's message come from extract/, which brings the HTML parser and the selector
+// engine: loaded when a call names a selector or misses a section, so a plain read loads neither on this thread
+// (the worker reads the page; issue 23 item 7, the first call fast).
+
 /** The page, once it is read as it will be (rendered or not); a `section` it does not have is the caller's error. */
-function withSection(page: PageContent, asked: string | undefined): PageContent {
+async function withSection(page: PageContent, asked: string | undefined): Promise<PageContent> {
   const section = page.section;
   if (section === undefined || section.found) return page;
+  const { sectionNotFoundMessage } = await import('../extract/section.js');
   const message = sectionNotFoundMessage(quoteInput(asked ?? '', 100), section.headings, section.total);
   throw new InvalidArgumentError('section', message);
 }
@@ -82,7 +85,9 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
 
   return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
     // A bad selector is the caller's mistake: said before anything is fetched (the tools' schemas say it first).
-    assertSelectOptions(options);
+    if (options.selector !== undefined || options.waitFor !== undefined || options.excludeSelectors !== undefined) {
+      (await import('../extract/select.js')).assertSelectOptions(options);
+    }
     const loaded = await loadPage(url, options);
     const kind = sniffContent(loaded.page.mediaType, loaded.page.body, loaded.page.finalUrl);
     const page = await read(url, loaded, kind, options);

@@ -2,7 +2,8 @@
 // or id (Readability's). Selection (main-content.ts), joining (gather.ts) and cleaning (clean-content.ts) all judge
 // blocks by these numbers.
 import { cleanText } from '../clean-text.js';
-import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import { OUTCOME_READABLE_CHARS } from '../outcome.js';
+import { isElement, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { textChars, type ExplainNumbers } from './trace.js';
 import { NEGATIVE, POSITIVE } from './vocabulary.js';
 
@@ -111,8 +112,102 @@ export function proseLength(el: HtmlElement): number {
   return length;
 }
 
+/** Whether a UTF-16 unit is one of JavaScript's `\s` (ECMA-262 WhiteSpace and LineTerminator). */
+function isSpaceCode(code: number): boolean {
+  if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
+  if (code < 160) return false;
+  return (
+    code === 160 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
+/** Text is measured in pieces of about this many characters, each cut at an ASCII space, tab or line break. */
+const MEASURE_CHUNK = 1 << 16;
+
+/**
+ * Characters of a subtree's visible text, clean, with every run of whitespace one space and the ends trimmed: what
+ * `cleanText(textOf(root)).replace(/\s+/g, ' ').trim().length` says, without building that text. On a 9 MB page
+ * those strings (the replace's parts above all) took 120 MB for a moment (issue 23). The text is cleaned in pieces
+ * cut at an ASCII space, tab or line break, which no cleaning rule looks across, so the count is the same.
+ */
 export function visibleTextLength(root: HtmlElement | HtmlDocument): number {
-  return cleanText(textOf(root)).replace(/\s+/g, ' ').trim().length;
+  if (root.type !== 'tag' && root.type !== 'root') return 0;
+  let length = 0;
+  let words = false; // a word has been counted
+  let space = false; // whitespace since the last word
+  const count = (text: string): void => {
+    const clean = cleanText(text);
+    for (let i = 0; i < clean.length; i++) {
+      if (isSpaceCode(clean.charCodeAt(i))) {
+        space = true;
+        continue;
+      }
+      if (space && words) length++;
+      length++;
+      words = true;
+      space = false;
+    }
+  };
+  let pending = '';
+  const visit = (node: HtmlElement | HtmlDocument): void => {
+    for (const child of node.children) {
+      if (child.type === 'text') {
+        pending += child.data;
+        if (pending.length < MEASURE_CHUNK) continue;
+        const cut = lastBreak(pending);
+        if (cut <= 0) continue;
+        count(pending.slice(0, cut));
+        pending = pending.slice(cut);
+      } else if (child.type === 'tag') visit(child); // as textOf: not into <script> or <style>
+    }
+  };
+  visit(root);
+  count(pending);
+  return length;
+}
+
+/** Where the last ASCII space, tab, LF or CR of `text` is; -1 when it has none. */
+function lastBreak(text: string): number {
+  for (let i = text.length - 1; i >= 0; i--) {
+    const code = text.charCodeAt(i);
+    if (code === 32 || code === 9 || code === 10 || code === 13) return i;
+  }
+  return -1;
+}
+
+const measuredLength = (text: string): number => cleanText(text).replace(/\s+/g, ' ').trim().length;
+
+/**
+ * A page's visible text length as the outcome rules read it (src/outcome.ts): exact below OUTCOME_READABLE_CHARS,
+ * else some count at or above it. The walk stops there instead of joining and cleaning a whole page's text to
+ * compare it with a few hundred characters (links and web_scraper measure every page they read).
+ */
+export function pageReadableLength(root: HtmlElement | HtmlDocument): number {
+  let text = '';
+  let measureAt = OUTCOME_READABLE_CHARS;
+  const stack: (HtmlNode | HtmlDocument)[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.type === 'text') {
+      text += node.data;
+      if (text.length < measureAt) continue;
+      // Cleaning and collapsing only shorten text: a prefix that measures enough means the whole page does.
+      const length = measuredLength(text);
+      if (length >= OUTCOME_READABLE_CHARS) return length;
+      measureAt = text.length * 2;
+    } else if (node.type === 'tag' || node.type === 'root') {
+      for (let i = node.children.length - 1; i >= 0; i--) stack.push(node.children[i]!);
+    }
+  }
+  return measuredLength(text);
 }
 
 /** Each measured element's numbers. */

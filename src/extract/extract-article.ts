@@ -4,7 +4,7 @@ import { renderMarkdown } from './markdown.js';
 import { removeHidden } from './clean-hidden.js';
 import { listLinkTargets, readCanonicalUrl } from './links.js';
 import type { LinkTargets } from './link-set.js';
-import { visibleTextLength } from './block-stats.js';
+import { pageReadableLength, visibleTextLength } from './block-stats.js';
 import { findMainContent } from './main-content.js';
 import { stripShortcodes } from './shortcodes.js';
 import { parsePage } from './parse-page.js';
@@ -77,7 +77,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   const explained = trace ? { explain: trace } : {};
   // The caller's selectors after the links are listed: they choose what is read, not where a crawl goes next.
   const selection = applySelectors(doc, options.select ?? {});
-  const pageTextLength = selection || options.section !== undefined ? visibleTextLength(doc) : undefined;
+  const pageTextLength = selection || options.section !== undefined ? pageReadableLength(doc) : undefined;
   const whole = { title, lang, hiddenBlocksDropped, ...withLinks, ...explained };
   const measured = pageTextLength === undefined ? {} : { pageTextLength };
   if (selection) {

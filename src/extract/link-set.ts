@@ -15,7 +15,7 @@ export interface ExtractedLinks {
   readonly hiddenBlocksDropped: number;
   /** The page's `<link rel="canonical">`, resolved; the crawler de-duplicates by it. */
   readonly canonicalUrl?: string;
-  /** Characters of the page's visible text (hidden blocks removed), which decide its outcome (src/outcome.ts). */
+  /** Characters of the page's visible text (hidden blocks removed) as its outcome reads them (pageReadableLength). */
   readonly pageTextLength?: number;
 }
 

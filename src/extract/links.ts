@@ -4,7 +4,7 @@
 // Not handled: links made by scripts, <area> image maps, and hiding by stylesheet classes (see clean-hidden.ts).
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
-import { visibleTextLength } from './block-stats.js';
+import { pageReadableLength } from './block-stats.js';
 import { removeHidden } from './clean-hidden.js';
 import { parsePage } from './parse-page.js';
 import { collapseWhitespace, findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
@@ -41,13 +41,16 @@ export function resolveHref(href: string | null, baseUrl: string): string | unde
   return resolveLinkTarget(value, baseUrl);
 }
 
-/** All links under `root` in document order, resolved against `baseUrl`; hidden elements must be removed first. */
+/**
+ * All links under `root` in document order, resolved against `baseUrl`, their text clean (src/clean-text.ts: link
+ * lists measure and cut the lines they return); hidden elements must be removed first.
+ */
 export function listLinks(root: HtmlElement | HtmlDocument, baseUrl: string): PageLink[] {
   const links: PageLink[] = [];
   forEachElement(root, (el) => {
     if (el.name !== 'a' || el.attribs.href === undefined) return;
     const url = resolveHref(el.attribs.href, baseUrl);
-    if (url) links.push({ url, text: anchorText(el) });
+    if (url) links.push({ url, text: cleanText(anchorText(el)) });
   });
   return links;
 }
@@ -81,9 +84,19 @@ export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
   // Read before cleaning removes <head>.
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);
   const hiddenBlocksDropped = removeHidden(doc, { sheet });
-  // Anchor text clean at the source (src/clean-text.ts): link lists measure and cut the lines they return.
-  const links = listLinks(doc, baseUrl).map((link) => ({ url: link.url, text: cleanText(link.text) }));
+  const links = listLinks(doc, baseUrl); // one list: 200,000 links are not copied into a second (issue 23)
   // The page's visible text decides its outcome (src/outcome.ts) when its links are all that is read of it.
-  const pageTextLength = visibleTextLength(doc);
+  const pageTextLength = pageReadableLength(doc);
   return { links, hiddenBlocksDropped, pageTextLength, ...(canonicalUrl ? { canonicalUrl } : {}) };
+}
+
+/**
+ * HTML text → the characters of the whole page's visible text, hidden blocks removed, counted as far as the outcome
+ * rules compare (pageReadableLength): what extractLinks measures for a page's outcome, for a read whose own count is
+ * of its main block only (src/outcome.ts looksScriptBuilt).
+ */
+export function pageTextLengthOf(html: string, pageUrl: string): number {
+  const { doc, sheet } = parsePage(html, pageUrl);
+  removeHidden(doc, { sheet });
+  return pageReadableLength(doc);
 }

@@ -88,7 +88,7 @@ describe('parseHtml raw text ends where HTML says (HTML §13.2.5)', () => {
   });
 
   it('reads <title> and <textarea> as text: a comment or script inside them does not start a cut', () => {
-    const doc = parseHtml('<html><head><title>a <!-- b</title></head><body><p>kept</p><!-- c --></body></html>');
+    const doc = parseHtml('<html><head><title>a <!-- b</title></head><body><p>kept</p><b>c</b></body></html>');
     expect(textOf(findElement(doc, (el) => el.name === 'title')!)).toBe('a <!-- b');
     expect(bodyText('<body><textarea><script>x</textarea><p>kept</p></body>')).toBe('<script>xkept');
   });
@@ -186,5 +186,33 @@ describe('parseHtml <template>', () => {
   it('keeps the content of a declarative shadow root, which the browser renders', () => {
     const html = '<body><my-card><template shadowrootmode="open"><p>shown</p></template></my-card><p>kept</p></body>';
     expect(bodyText(html)).toBe('shownkept');
+  });
+});
+
+describe('parseHtml builds a light tree (issue 23: memory proportional to what is kept)', () => {
+  const doc = parseHtml('<html><body><ul><li><a href="/a">A &amp; B</a></li><li>two</li></ul><b>c</b></body></html>');
+  const ul = findElement(doc, (el) => el.name === 'ul')!;
+  const [first, second] = ul.children.filter(isElement);
+
+  it('gives each node only the fields extraction reads: no prev, next or source offsets', () => {
+    expect(Object.keys(ul).sort()).toEqual(['attribs', 'children', 'name', 'parent', 'type']);
+    const text = findElement(doc, (el) => el.name === 'a')!.children[0]!;
+    expect(Object.keys(text).sort()).toEqual(['data', 'parent', 'type']);
+    expect(text).toMatchObject({ type: 'text', data: 'A & B' }); // one text node for text and its references
+    expect(Object.keys(doc).sort()).toEqual(['children', 'parent', 'type']);
+  });
+
+  it('shares one frozen attribute record among the elements that have none, and keeps the ones that do', () => {
+    expect(first!.attribs).toBe(second!.attribs);
+    expect(Object.isFrozen(first!.attribs)).toBe(true);
+    expect(findElement(doc, (el) => el.name === 'a')!.attribs).toEqual({ href: '/a' });
+  });
+
+  it('links every node to its parent, in document order', () => {
+    expect(ul.children.map((child) => child.parent)).toEqual([ul, ul]);
+    expect(first!.children[0]!.parent).toBe(first);
+    expect(textOf(doc)).toBe('A & Btwoc');
+    const body = findElement(doc, (el) => el.name === 'body')!;
+    expect(body.children.map((child) => (isElement(child) ? child.name : child.type))).toEqual(['ul', 'b']);
   });
 });

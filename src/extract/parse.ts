@@ -4,8 +4,9 @@
 // Not handled here: decoding bytes (src/fetch/ hands over text), HTML5 tree-construction fix-ups beyond what
 // htmlparser2 does (implied <p> ends, void elements) and where <body> begins and ends (placeBodyContent below);
 // misnested inline tags stay as written.
-import { DomHandler, Parser, type parseDocument } from 'htmlparser2';
+import { DomHandler, Parser, type Handler, type parseDocument } from 'htmlparser2';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
+import { TreeBuilder } from './tree-builder.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -62,7 +63,7 @@ class DepthCappedParser extends Parser {
   private inDroppedTag = false;
 
   constructor(
-    handler: DomHandler,
+    handler: Partial<Handler>,
     private readonly source: string,
     private readonly xmlMode: boolean,
   ) {
@@ -149,8 +150,8 @@ class DepthCappedParser extends Parser {
 }
 
 /**
- * Markup → a DOM tree (domhandler's nodes) nested at most MAX_NESTING_DEPTH deep. HTML by default; `xmlMode` for
- * feeds. The one place this product builds a tree from a page.
+ * Markup → a DOM tree (domhandler's nodes, which DomUtils walks) nested at most MAX_NESTING_DEPTH deep: feeds, in
+ * `xmlMode`. A page's HTML is parsed by parseHtml into the light tree of tree-builder.ts, under the same cap.
  */
 export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {}): ReturnType<typeof parseDocument> {
   const handler = new DomHandler(undefined, { xmlMode: options.xmlMode ?? false });
@@ -160,7 +161,10 @@ export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {})
 
 /** `options.styles` collects the page's `<style>` sheets as the pre-pass cuts them (for hidden-css.ts). */
 export function parseHtml(html: string, options: { styles?: StyleSource[] } = {}): HtmlDocument {
-  const doc = parseMarkup(cutNeverRendered(html, options.styles)) as unknown as HtmlDocument;
+  const source = cutNeverRendered(html, options.styles);
+  const builder = new TreeBuilder(); // the light tree (tree-builder.ts); feeds keep domhandler's, above
+  new DepthCappedParser(builder, source, false).end(source);
+  const doc = builder.root;
   placeBodyContent(doc);
   return doc;
 }

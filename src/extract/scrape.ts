@@ -3,7 +3,7 @@
 // surrounding context, the h1–h6 outline and the page's metadata. Pure, so a worker thread can run it.
 // Not handled: text drawn by scripts or CSS (`::before` content), <area> image maps, frames.
 import { cleanStrings } from '../clean-text.js';
-import { visibleTextLength } from './block-stats.js';
+import { pageReadableLength } from './block-stats.js';
 import { removeHidden } from './clean-hidden.js';
 import { listHeadings } from './headings.js';
 import { readCanonicalUrl, resolveHref } from './links.js';
@@ -317,7 +317,7 @@ export function scrapeHtml(html: string, pageUrl: string, options: SelectOptions
   // excluded element is never selected; with `selector` the text and the outline are the matched elements only.
   const selection = applySelectors(doc, options);
   // The whole page's visible text decides its outcome (src/outcome.ts): a page of links only is not empty.
-  const pageTextLength = selection ? selection.pageTextLength : visibleTextLength(doc);
+  const pageTextLength = selection ? selection.pageTextLength : pageReadableLength(doc);
   const outline = readOutline(selection ? selection.roots : doc);
   const scraper = new Scraper(baseUrl, pageUrl);
   if (selection) for (const root of selection.roots) scraper.select(root);

@@ -7,7 +7,7 @@ import { compile, selectAll, type Options } from 'css-select';
 import { isTraversal, parse, type Selector } from 'css-what';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
-import { visibleTextLength } from './block-stats.js';
+import { pageReadableLength } from './block-stats.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { MAX_EXCLUDE_SELECTORS, MAX_SELECTOR_LENGTH, MAX_SELECTOR_STEPS } from './select-limits.js';
 
@@ -197,5 +197,5 @@ export function applySelectors(doc: HtmlDocument, options: SelectOptions): Selec
   if (options.excludeSelectors?.length) removeMatching(doc, options.excludeSelectors);
   if (options.selector === undefined) return undefined;
   const roots = selectElements(doc, options.selector);
-  return { roots, matched: roots.length, pageTextLength: visibleTextLength(doc) };
+  return { roots, matched: roots.length, pageTextLength: pageReadableLength(doc) };
 }

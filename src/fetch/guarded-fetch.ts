@@ -39,6 +39,7 @@ import {
 } from './guarded-connect.js';
 import { destroyNetwork, IdleNetworks, isClosedConnection, proxyKey, type CallNetwork } from './idle-networks.js';
 import { proxyFor } from './proxy-for.js';
+import { linkSignal } from './linked-signal.js';
 import { readBody } from './read-body.js';
 import { parseRetryAfter } from './retry-after.js';
 import type { FetchedPage, FetchOptions, FetchPage } from './types.js';
@@ -337,7 +338,8 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     // this one bounds the network for every caller of fetchPage, queued or not. Keep the two in step.
     const deadline = new AbortController();
     const timer = setTimeout(() => deadline.abort(new TimeoutError(url, timeoutMs)), timeoutMs);
-    const signal = options.signal ? AbortSignal.any([deadline.signal, options.signal]) : deadline.signal;
+    const unlink = linkSignal(deadline, options.signal);
+    const signal = deadline.signal;
     const network = openCallNetwork(url, signal);
     const startedAt = Date.now();
     try {
@@ -356,6 +358,7 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       if (signal.aborted) throw signal.reason;
       throw error;
     } finally {
+      unlink();
       clearTimeout(timer);
       closeCallNetwork(network);
     }

@@ -38,6 +38,7 @@ import { AsyncResource } from 'node:async_hooks';
 import { TimeoutError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import { observeQueueWait } from '../metrics.js';
+import { linkSignal } from './linked-signal.js';
 import type { QueueOptions, RequestQueue, ScheduleOptions } from './queue-types.js';
 
 export type { HostTurns, QueueOptions, RequestQueue, ScheduleOptions } from './queue-types.js';
@@ -361,7 +362,8 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
         entry.deadlineAt = now() + opts.timeoutMs;
         const slowTimer = setTimeout(() => markSlow(entry), slowAfterMs);
         slowTimer.unref();
-        const signal = caller ? AbortSignal.any([deadline.signal, caller]) : deadline.signal;
+        const unlink = linkSignal(deadline, caller);
+        const signal = deadline.signal;
         const answerNow = () => reject(signal.reason);
         signal.addEventListener('abort', answerNow, { once: true });
         let result: Promise<T>;
@@ -371,6 +373,7 @@ export function createRequestQueue(options: QueueOptions): RequestQueue {
           result = Promise.reject(error);
         }
         result.then(resolve, reject).finally(() => {
+          unlink();
           clearTimeout(deadlineTimer);
           clearTimeout(slowTimer);
           signal.removeEventListener('abort', answerNow);

@@ -45,6 +45,12 @@ describe('the crawl summary when nothing was read', () => {
     expect(text).not.toContain('Skipped for robots.txt');
   });
 
+  it('begins with the summary, with no rule above it, when no page was read', async () => {
+    const errors = [{ url: START, code: 'CONNECT_FAILED', message: 'refused' }];
+    const text = await renderCrawl(result({ skipped: skipped({ errors }) }));
+    expect(text.startsWith('## Crawl summary')).toBe(true);
+  });
+
   it('says robots.txt disallows the start page when it does', () => {
     const robots = [{ url: START, reason: 'disallowed by robots.txt' }];
     const text = renderCrawlSummary(result({ skipped: skipped({ robots }) }));

@@ -118,7 +118,9 @@ export async function renderCrawl(
   continueHint?: string,
   cap = 0,
 ): Promise<string> {
-  const pages = `${renderCrawlPages(result)}---\n\n`;
+  // The rule parts the pages from the summary: a crawl that read no page has nothing to part.
+  const read = renderCrawlPages(result);
+  const pages = read === '' ? '' : `${read}---\n\n`;
   const full = pages + renderCrawlSummary(result, notes, continueHint);
   if (await fitsCap(full, cap)) return full;
   const shortened = [...notes, crawlListsShortened(cap)];

@@ -106,7 +106,7 @@ export async function renderPageText(
   const heading = contentsHeading(page.url);
   // The heading and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
   const cap = options.maxOutputTokens;
-  const frame = await frameTokens(cap, [failed, heading, widestTruncationNotice(body.length, toolName)]);
+  const frame = await frameTokens(cap, [failed, heading, widestTruncationNotice(body.length, toolName)], body);
   const slice = await sliceContent(body, { ...options, maxTokens: capLimit(Infinity, cap, frame) });
   const notice = truncationNotice(slice, toolName);
   const parts = [failed, heading, slice.text, notice];

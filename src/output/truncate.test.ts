@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { capLimit, loweredByCap, sliceContent, truncationNotice } from './truncate.js';
+import { capLimit, frameTokens, loweredByCap, sliceContent, truncationNotice } from './truncate.js';
 import { countTokens, loadTokenizer } from '../tokens.js';
 
 // countTokens is synchronous: the encoding it uses is loaded once, here.
@@ -62,5 +62,24 @@ describe('capLimit: the one cap rule', () => {
     expect(capLimit(Infinity, 100, 500)).toBe(1);
     expect(loweredByCap(20000, 600)).toBe(true);
     expect(loweredByCap(500, 600)).toBe(false);
+  });
+});
+
+describe('frameTokens with the body it frames', () => {
+  it('skips counting only where counting could not cut: the slice is the one the exact frame gives', async () => {
+    const cap = 60;
+    const parts = ['Contents of http://a.test/:', 'notice'];
+    const exact = await frameTokens(cap, parts);
+    for (let length = 0; length <= 200; length += 5) {
+      const body = 'word '.repeat(length / 5);
+      const bounded = await frameTokens(cap, parts, body);
+      expect(bounded).toBeGreaterThanOrEqual(exact);
+      const slice = (frame: number) =>
+        sliceContent(body, { maxLength: 0, startIndex: 0, maxTokens: capLimit(Infinity, cap, frame) });
+      expect([length, await slice(bounded)]).toEqual([length, await slice(exact)]);
+    }
+    // Both ways are taken: a short body skips the count, a long one is counted.
+    expect(await frameTokens(cap, parts, 'word')).toBeGreaterThan(exact);
+    expect(await frameTokens(cap, parts, 'word '.repeat(40))).toBe(exact);
   });
 });

@@ -5,7 +5,7 @@
 // (heading, notices, a crawl's summary) counted inside the cap; page text, link lists, map, read_url, web_scraper
 // and crawl all ask it.
 import { InvalidArgumentError } from '../errors.js';
-import { countTokensAsync, prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
+import { countTokensAsync, prefixLengthWithinTokens, tokenBound, tokensWithin } from '../tokens.js';
 import { startIndexPastEnd, truncationSentence } from './notices.js';
 
 // Tokens kept free for each seam between a result's parts: a '\n\n' join can re-count a token or two.
@@ -34,11 +34,21 @@ export async function fitsCap(text: string, cap: number): Promise<boolean> {
 /**
  * The tokens a result's frame takes inside the cap: its parts (heading, notices; a notice with its largest numbers)
  * as they are joined, with room for the seams between them and the body. 0 without a cap: nothing is counted.
+ *
+ * Given the `body` the frame goes around, and when frame and body surely fit the cap together (tokenBound, no
+ * tokenizer), it returns the frame's bound instead of its count: the body then surely fits what is left, and
+ * sliceContent keeps it whole without counting, as the exact count would have. A small page loads no tokenizer.
  */
-export async function frameTokens(cap: number, parts: readonly string[]): Promise<number> {
+export async function frameTokens(cap: number, parts: readonly string[], body?: string): Promise<number> {
   if (cap <= 0) return 0;
   const present = parts.filter((part) => part !== '');
-  return (await countTokensAsync(present.join('\n\n'))) + SEAM_TOKENS * (present.length + 1);
+  const seams = SEAM_TOKENS * (present.length + 1);
+  const joined = present.join('\n\n');
+  if (body !== undefined) {
+    const bound = tokenBound(joined) + seams;
+    if (bound + tokenBound(body) <= cap) return bound;
+  }
+  return (await countTokensAsync(joined)) + seams;
 }
 
 export interface SliceOptions {

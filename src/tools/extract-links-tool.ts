@@ -36,7 +36,8 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Extract the links of a web page' },
   async run(args, { engine, signal }) {
-    const page = await engine.readPage(args.url, { signal, want: 'links', ...requestOptions(args) });
+    const reading = { want: 'links', withoutRaw: true, ...requestOptions(args) } as const;
+    const page = await engine.readPage(args.url, { signal, ...reading });
     // mailto:, tel: and other schemes are not pages an agent can read next.
     const all = uniqueLinks((page.linkList?.links ?? []).filter((link) => isWebUrl(link.url)));
     const internal = all.filter((link) => isSameSite(link.url, page.finalUrl));

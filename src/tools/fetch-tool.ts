@@ -31,7 +31,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-    const page = await engine.readPage(args.url, { signal, explain, raw: args.raw, ...reading });
+    const page = await engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,

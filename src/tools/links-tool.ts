@@ -25,7 +25,8 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
   inputShape,
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
-    const page = await engine.readPage(args.url, { signal, want: 'links', ...requestOptions(args) });
+    const reading = { want: 'links', withoutRaw: true, ...requestOptions(args) } as const;
+    const page = await engine.readPage(args.url, { signal, ...reading });
     const common = linkPageSummary(args.url, page);
     const links = siteLinks(page);
     if (links.length === 0) {

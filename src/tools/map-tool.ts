@@ -74,6 +74,7 @@ export function engineMapIO(engine: Engine, startPage: Pick<LoadOptions, 'maxAge
         ...startPage,
         signal,
         want: 'links',
+        withoutRaw: true,
         render: 'never',
         userAgent: engine.config.crawlerUserAgent, // map walks a site as the crawler does (site-files.ts)
       });

@@ -63,7 +63,12 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   async run(args, context) {
     const { engine, signal } = context;
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-    const page = await engine.readPage(args.url, { signal, withLinkList: args.include_links, ...reading });
+    const page = await engine.readPage(args.url, {
+      signal,
+      withLinkList: args.include_links,
+      withoutRaw: true,
+      ...reading,
+    });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
     if (page.outcome === 'empty' || page.outcome === 'needs_js') {
       const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };

@@ -124,12 +124,18 @@ export function scraperErrorMessage(error: unknown, url: string, timeoutSeconds:
   return errorMessage(error);
 }
 
+/**
+ * A failed read in the result's own terms: `status` is the seed's HTTP status (0 when no response came: refused, timed
+ * out, not allowed), the outcome is `outcome`, as on success, and `error` says what failed.
+ */
 function failure(error: unknown, url: string, timeoutSeconds: number): ToolOutput {
   const output = failureOutput(error);
   // The url is the caller's input: quoted within bounds (src/quote.ts) wherever the seed's message repeats it.
   const text = scraperErrorMessage(error, quoteInput(url), timeoutSeconds);
-  const detail = output.structured.error as Record<string, unknown>;
-  return { ...output, text, structured: { ...output.structured, error: { ...detail, message: text } } };
+  const detailed = { ...(output.structured.error as Record<string, unknown>), message: text };
+  const status = error instanceof HttpStatusError ? error.status : 0;
+  const data = { status, outcome: output.structured.status, error: detailed };
+  return { ...output, text, structured: { ...output.structured, error: detailed }, data };
 }
 
 const EMPTY_SCRAPE: ScrapedHtml = {
@@ -219,7 +225,8 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     let page: PageContent;
     try {
       // One read: the page is requested once, whatever its kind, with the caller's headers and max_age.
-      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', ...reading });
+      const withoutRaw = !args.include_html;
+      page = await engine.readPage(args.url, { signal, timeoutMs, want: 'scrape', withoutRaw, ...reading });
     } catch (error) {
       return failure(error, args.url, timeoutSeconds);
     }
@@ -243,7 +250,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
         description: scraped.metadata.description,
         language: scraped.metadata.language,
         content_type: page.contentType ?? null,
-        content_length: page.raw.length || page.byteLength,
+        content_length: page.rawLength ?? (page.raw.length || page.byteLength),
         canonical_url: scraped.metadata.canonical_url,
         author: scraped.metadata.author,
         published_date: scraped.metadata.published_date,

@@ -50,7 +50,7 @@ function linesBudget(maxLength: number, heading: string): number {
 
 async function linksMode(args: WebArguments, { engine, signal }: ToolContext): Promise<ToolOutput> {
   const reading = { ...renderOptions(args), ...requestOptions(args) };
-  const page = await engine.readPage(args.url, { signal, want: 'links', ...reading });
+  const page = await engine.readPage(args.url, { signal, want: 'links', withoutRaw: true, ...reading });
   const common = linkPageSummary(args.url, page);
   const links = siteLinks(page);
   if (links.length === 0) {
@@ -100,7 +100,8 @@ export const webTool: ToolDefinition<typeof inputShape> = {
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
-    const options = { signal: context.signal, raw: args.mode === 'raw', ...reading };
+    const raw = args.mode === 'raw';
+    const options = { signal: context.signal, raw, withoutRaw: !raw, ...reading };
     const page = await context.engine.readPage(args.url, options);
     const rendered = await renderPageText('web', page, {
       raw: args.mode === 'raw',

@@ -8,12 +8,14 @@
 // once with the pages it has, marked stopped), then what still runs is cancelled and the process exits.
 import type { Readable } from 'node:stream';
 import type { Engine } from '../engine/engine.js';
+import { errorMessage } from '../errors.js';
 import { log, setLogLevel } from '../log.js';
 import type { McpServerOptions } from '../server-calls.js';
 import type { SharedState } from '../shared-state/shared-state.js';
 import type { AnyTool } from '../tools/registry.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from './graceful-stop.js';
 import { readOpening } from './stdio-eras.js';
+import { warmOnInitialized } from './warm-up.js';
 
 export interface StdioOptions {
   /** How long SIGTERM/SIGINT lets running calls finish before cancelling them. */
@@ -84,6 +86,7 @@ async function serveLegacy(
     import('../server.js'),
   ]);
   const server = createMcpServer(engine, tools, serverOptions);
+  warmOnInitialized(server, engine);
   const closed = new Promise<void>((resolve) => (server.onclose = () => resolve()));
   await server.connect(new StdioServerTransport(input, process.stdout));
   return { close: () => server.close(), closed };
@@ -108,8 +111,20 @@ async function serveModern(
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   input.once('end', () => ended());
+  // No initialize to wait for: the engine warms (warm-up.ts) once the first answer (the discover probe's) is written.
+  const transport = new StdioServerTransport(input, process.stdout);
+  const send = transport.send.bind(transport);
+  let warming = false;
+  transport.send = async (message) => {
+    await send(message);
+    if (warming) return;
+    warming = true;
+    setImmediate(
+      () => void engine.warm().catch((error: unknown) => log('warn', `Warming up failed: ${errorMessage(error)}`)),
+    );
+  };
   const handle = serveV2Stdio(() => createModernMcpServer(engine, tools, { ...serverOptions, caller }), {
-    transport: new StdioServerTransport(input, process.stdout),
+    transport,
     onerror: (error) => log('warn', `MCP (2026-07-28) on stdio: ${error.message}`),
   });
   return {

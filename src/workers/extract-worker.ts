@@ -2,6 +2,9 @@
 import { parentPort } from 'node:worker_threads';
 import { TASKS } from './tasks.js';
 
+// Loaded: the pool runs a task's time limit from here on, not while this thread was starting (pool.ts).
+parentPort?.postMessage({ ready: true });
+
 // A task may return a promise (PDF.js is asynchronous): the pool sends one job at a time, so awaiting is safe.
 parentPort?.on('message', async (message: { task: string; input: never }) => {
   try {

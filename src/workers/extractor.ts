@@ -33,6 +33,8 @@ export interface Extractor {
   decode(bytes: Uint8Array, contentType: string | undefined): Promise<string>;
   /** A sitemap's URLs: its text, or a gzipped one's bytes unpacked (src/crawl/sitemap.ts). */
   sitemap(body: string | Uint8Array): Promise<ParsedSitemap>;
+  /** Starts a worker ahead of the first read (its modules load on another core meanwhile). */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
     readTwin: (input) => pool.run<string | undefined>('readTwin', input, linearLimitMs),
     decode: (bytes, contentType) => pool.run<string>('decode', { bytes, contentType }, linearLimitMs),
     sitemap: (body) => pool.run<ParsedSitemap>('sitemap', { body }, linearLimitMs),
+    warm: () => pool.warm(),
     close: () => pool.close(),
   };
 }

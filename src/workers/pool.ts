@@ -6,6 +6,9 @@
 // next caller in turn, so one caller's backlog never stands before another's first page. And one caller holds at
 // most `size - 1` workers at once: four slow pages of one session leave a worker for everyone else's, instead of a
 // small page waiting seconds behind them. The extractor sizes the pool one over the cores for that spare worker.
+// A task's time limit runs from when its worker is ready: a worker script posts `{ ready: true }` once its modules
+// are loaded, and a worker's start (hundreds of ms, seconds on a busy machine) never counts against the first
+// task's limit; before, the first read on a loaded machine could fail EXTRACTION_TIMEOUT while the worker loaded.
 // Not handled here: choosing what runs; the worker script dispatches by task name.
 import { Worker } from 'node:worker_threads';
 import { ExtractionError } from '../errors.js';
@@ -22,12 +25,19 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** The worker has loaded its modules (its script said `{ ready: true }`): a task's time limit may run. */
+  ready: boolean;
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
 }
 
 export interface WorkerPool {
   run<T>(task: string, input: unknown, timeoutMs: number): Promise<T>;
+  /**
+   * Starts one worker ahead of the first task when none runs yet: a worker thread loads its modules on its own core
+   * while the caller does other work (issue 23 item 7). Idle, it keeps no process alive.
+   */
+  warm(): void;
   close(): Promise<void>;
 }
 
@@ -59,10 +69,15 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
   }
 
   function spawn(): Slot {
-    const slot: Slot = { worker: new Worker(script), job: undefined, timer: undefined };
+    const slot: Slot = { worker: new Worker(script), ready: false, job: undefined, timer: undefined };
     // An idle pool must not keep the process alive (a CLI run ends when its output is written).
     slot.worker.unref();
-    slot.worker.on('message', (message: { ok: boolean; value?: unknown; error?: string }) => {
+    slot.worker.on('message', (message: { ready?: true; ok: boolean; value?: unknown; error?: string }) => {
+      if (message.ready) {
+        slot.ready = true;
+        if (slot.job) arm(slot, slot.job);
+        return;
+      }
       const job = finish(slot);
       if (!job) return;
       if (message.ok) job.resolve(message.value);
@@ -113,6 +128,12 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
   function start(slot: Slot, job: Job): void {
     slot.job = job;
     slot.worker.ref();
+    // A worker still loading takes the message when it is ready; the limit runs from then (arm, on `ready`).
+    slot.worker.postMessage({ task: job.task, input: job.input });
+    if (slot.ready) arm(slot, job);
+  }
+
+  function arm(slot: Slot, job: Job): void {
     slot.timer = setTimeout(() => {
       finish(slot);
       replace(slot);
@@ -120,7 +141,6 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
         new ExtractionError('EXTRACTION_TIMEOUT', `Extraction took longer than ${job.timeoutMs} ms and was stopped.`),
       );
     }, job.timeoutMs);
-    slot.worker.postMessage({ task: job.task, input: job.input });
   }
 
   return {
@@ -134,6 +154,9 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
         else waiting.set(caller, [job]);
         dispatch();
       });
+    },
+    warm(): void {
+      if (!closed && slots.length === 0) slots.push(spawn());
     },
     async close(): Promise<void> {
       closed = true;

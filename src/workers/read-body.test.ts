@@ -57,6 +57,7 @@ describe('readHtmlBody', () => {
     const html = '<html><body><p>Hi</p></body></html>';
     expect(readHtmlBody({ bytes: bytes(html), contentType: 'text/html', finalUrl: 'https://site.test/' })).toEqual({
       raw: html,
+      rawLength: html.length,
     });
   });
 });
@@ -108,6 +109,30 @@ describe('readHtmlWork', () => {
     expect(links.linkList?.links).toHaveLength(12);
     const scraped = readHtmlWork({ ...input, scrape: {} });
     expect(scraped.emptyOutcome).toBeUndefined();
+  });
+
+  it('sends the HTML back only to a caller that reads it, and its length always', () => {
+    const html = `<html><body><p>${words}\u200b</p></body></html>`;
+    const input = { bytes: bytes(html), contentType: 'text/html', baseUrl: 'https://site.test/' };
+    const links = readHtmlWork({ ...input, linkList: true, withoutRaw: true });
+    expect(links).toMatchObject({ raw: '', rawLength: html.length });
+    expect(links.linkList?.links).toEqual([]);
+    expect(readHtmlWork({ ...input, scrape: {} })).toMatchObject({
+      raw: html.replace('\u200b', ''),
+      rawLength: html.length,
+    });
+  });
+
+  it('decides the outcome of a long page and of a nearly empty one the same with the bounded count', () => {
+    const input = { contentType: 'text/html', baseUrl: 'https://site.test/', linkList: true, withoutRaw: true };
+    const scripts = '<script>1</script>'.repeat(3);
+    const short = `<html><body><p>Hi</p>${scripts}</body></html>`;
+    expect(readHtmlWork({ ...input, bytes: bytes(short) }).emptyOutcome).toBe('needs_js');
+    // Words spread over many text nodes, past every threshold the outcome rules compare: read, not a script shell.
+    const spread = Array.from({ length: 400 }, (_, i) => `<span>w${i} </span>`).join('');
+    const long = `<html><body>${spread}${'<script>x</script>'.repeat(9)}</body></html>`;
+    expect(readHtmlWork({ ...input, bytes: bytes(long) })).toMatchObject({ scriptBuilt: false });
+    expect(readHtmlWork({ ...input, bytes: bytes(long) }).emptyOutcome).toBeUndefined();
   });
 });
 

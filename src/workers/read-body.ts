@@ -12,7 +12,7 @@ import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
 import { extractArticle, type SectionFound } from '../extract/extract-article.js';
 import type { SelectOptions } from '../extract/select.js';
-import { extractLinks } from '../extract/links.js';
+import { extractLinks, pageTextLengthOf } from '../extract/links.js';
 import { scrapeHtml, type ScrapedHtml } from '../extract/scrape.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ExplainEntry } from '../extract/trace.js';
@@ -80,8 +80,10 @@ export interface HtmlBodyInput {
 }
 
 export interface HtmlBody {
-  /** The decoded HTML, clean. */
+  /** The decoded HTML, clean; '' from readHtmlWork with `withoutRaw`. */
   readonly raw: string;
+  /** The decoded HTML's length in characters. */
+  readonly rawLength: number;
   /** The <title>, clean (for a page whose Markdown twin is used instead of extraction). */
   readonly title?: string;
   /** The page's declared text/markdown alternate (SPEC "Ask for Markdown first"). */
@@ -96,11 +98,12 @@ export function readHtmlBody(input: HtmlBodyInput): HtmlBody {
   return htmlBodyOf(decodeBody(input.bytes, input.contentType).text, input.finalUrl);
 }
 
-function htmlBodyOf(html: string, finalUrl: string): HtmlBody {
+function htmlBodyOf(html: string, finalUrl: string, withRaw = true): HtmlBody {
   const title = htmlTitle(html);
   const twinUrl = findMarkdownTwin(html, finalUrl);
   return {
-    raw: cleanText(html),
+    raw: withRaw ? cleanText(html) : '',
+    rawLength: html.length,
     ...(title === undefined ? {} : { title: cleanText(title) }),
     ...(twinUrl === undefined ? {} : { twinUrl }),
   };
@@ -168,7 +171,9 @@ function articleOf(html: string, baseUrl: string, options: ArticleOptions): Arti
   // that is short, or matched nothing, says nothing about the page.
   const readable = article.pageTextLength ?? article.textLength;
   const emptyOutcome = outcomeOfHtml(html, readable);
-  const scriptBuilt = looksScriptBuilt(html, readable);
+  // Rendering is for a page whose HTML has little text at all, not for one whose main block is short.
+  const pageReadable = () => article.pageTextLength ?? pageTextLengthOf(html, baseUrl);
+  const scriptBuilt = looksScriptBuilt(html, readable, pageReadable);
   const hiddenBlocksDropped = article.hiddenBlocksDropped;
   const links = article.links ? { links: article.links } : {};
   if (emptyOutcome) return { ...title, emptyOutcome, scriptBuilt, hiddenBlocksDropped, ...links, ...explain };
@@ -202,6 +207,11 @@ export interface HtmlWorkInput {
   readonly linkList?: boolean;
   /** web_scraper's document, with the caller's selectors. */
   readonly scrape?: SelectOptions;
+  /**
+   * The caller never reads the decoded HTML (ReadOptions.withoutRaw): `raw` comes back '' unless the article has no
+   * content, whose fallback it is. A 9 MB page's HTML then does not cross back from the worker (issue 23).
+   */
+  readonly withoutRaw?: boolean;
 }
 
 export interface HtmlWork extends HtmlBody {
@@ -225,7 +235,7 @@ export interface HtmlWork extends HtmlBody {
  */
 export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const body = htmlBodyOf(html, input.baseUrl);
+  const body = htmlBodyOf(html, input.baseUrl, !input.withoutRaw);
   if (input.stopAtTwin && body.twinUrl !== undefined) {
     // A crawl still follows the links of a page read through its twin: from this parse, not another crossing.
     const found = input.article?.withLinks ? extractLinks(html, input.baseUrl) : undefined;
@@ -236,7 +246,14 @@ export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const article = input.article && articleOf(html, input.baseUrl, input.article);
   const linkList = input.linkList ? extractLinks(html, input.baseUrl) : undefined;
   const scraped = input.scrape ? scrapeHtml(html, input.baseUrl, input.scrape) : undefined;
-  const work = { ...body, ...(linkList && { linkList }), ...(scraped && { scraped }) };
+  // The article's raw fallback (no content found) needs the HTML whatever the caller reads.
+  const fallback = input.withoutRaw && article !== undefined && article.content === undefined;
+  const work = {
+    ...body,
+    ...(fallback && { raw: cleanText(html) }),
+    ...(linkList && { linkList }),
+    ...(scraped && { scraped }),
+  };
   if (article) {
     const { emptyOutcome, scriptBuilt, hiddenBlocksDropped } = article;
     return { ...work, article, ...(emptyOutcome && { emptyOutcome }), scriptBuilt, hiddenBlocksDropped };

@@ -59,9 +59,11 @@ describe('RESPECT_ROBOTS=always over MCP', () => {
     expect(result.isError).toBe(true);
     expect(result.text).toContain(`${site.url('/robots.txt')} disallows it for web-reader`);
     expect(result.text).toContain('RESPECT_ROBOTS=crawl');
-    // Every failure carries its structured status, web_scraper's too (its outputSchema admits failures).
-    const structured = result.structuredContent as { status: string; error: { code: string } };
-    expect(structured.status).toBe('robots_denied');
+    // Every failure carries its structured outcome, web_scraper's too (its outputSchema admits failures): in
+    // `outcome` there, whose `status` is the seed's HTTP status (0: no request was made).
+    const structured = result.structuredContent as { status: unknown; outcome?: string; error: { code: string } };
+    if (tool === 'web_scraper') expect([structured.outcome, structured.status]).toEqual(['robots_denied', 0]);
+    else expect(structured.status).toBe('robots_denied');
     expect(structured.error.code).toBe('ROBOTS_DENIED');
     expect(site.hits('/private/page')).toBe(before);
   });

@@ -47,6 +47,14 @@ function addShapes(server: FixtureServer): void {
     res.writeHead(200, { 'content-type': 'image/png' });
     res.end(PNG_BYTES);
   });
+  server.route('/shape/forbidden', (_req, res) => {
+    res.writeHead(403, { 'content-type': 'text/html' });
+    res.end('<p>Members only</p>');
+  });
+  server.route('/shape/gone', (_req, res) => {
+    res.writeHead(404, { 'content-type': 'text/html' });
+    res.end('<p>Not here</p>');
+  });
   server.route('/robots.txt', (_req, res) => {
     res.writeHead(404);
     res.end();
@@ -106,6 +114,51 @@ describe('the same page gives the same status in every tool', () => {
   it('map lists the links of a link-only page', async () => {
     const result = await session.call('map', { url: server.url('/shape/menu') });
     expect(result.structuredContent).toMatchObject({ status: 'ok' });
+  });
+});
+
+// A read that failed: every tool is an error result with the same outcome. web_scraper's `status` stays the seed's
+// HTTP status (0 when no response came), its outcome in `outcome` as on success; a crawl reports per run (`error`).
+const FAILURES: readonly (readonly [shape: string, url: () => string, outcome: string, http: number])[] = [
+  ['403', () => server.url('/shape/forbidden'), 'blocked', 403],
+  ['404', () => server.url('/shape/gone'), 'error', 404],
+  ['a refused connection', () => 'http://127.0.0.1:9/', 'error', 0],
+];
+
+describe('a failed read gives the same outcome in every tool', () => {
+  it.each(FAILURES)('%s', async (_shape, urlOf, outcome, http) => {
+    const url = urlOf();
+    const failures: Record<string, unknown> = {};
+    const tools: [string, Record<string, unknown>][] = [
+      ['fetch', { url }],
+      ['read_url', { url }],
+      ['web', { url }],
+      ['links', { url }],
+      ['extract_links', { url }],
+      ['web_scraper', { url }],
+      ['map', { url }],
+      ['crawl', { url, max_pages: 1, max_depth: 0 }],
+    ];
+    for (const [tool, args] of tools) {
+      const result = await session.call(tool, args);
+      const structured = result.structuredContent as Record<string, unknown> | undefined;
+      failures[tool] = {
+        isError: result.isError === true,
+        outcome: tool === 'web_scraper' ? structured?.outcome : structured?.status,
+        ...(tool === 'web_scraper' && { http: structured?.status }),
+      };
+    }
+    const each = { isError: true, outcome };
+    expect(failures).toEqual({
+      fetch: each,
+      read_url: each,
+      web: each,
+      links: each,
+      extract_links: each,
+      web_scraper: { ...each, http },
+      map: each,
+      crawl: { isError: true, outcome: 'error' },
+    });
   });
 });
 

@@ -19,11 +19,14 @@ const WORDY = `<!doctype html><html><head>
   (_, i) => `<p>Part ${i} has ten words of text in it <a href="/p${i % 4}">link${i}</a></p>`,
 ).join('\n')}</main></body></html>`;
 
+const ACCENTS = `<html><body><main><p>${'Café — naïve €5, 日本語 and more words. '.repeat(8)}</p></main></body></html>`;
+
 const { server, session } = useMcpSession({
   tools: 'web_scraper',
   setup(server) {
     addSitePages(server);
     server.route('/wordy', html(WORDY));
+    server.route('/accents', html(ACCENTS));
     server.route(
       '/shell',
       html(
@@ -130,6 +133,18 @@ describe('web_scraper', () => {
       expect(chunk.references).toEqual(ids);
     }
     expect(data.chunks[3]!.references).toEqual([1, 2, 4]); // parts 27–29 link to /p3, /p0, /p1
+  });
+
+  it("content_length is the decoded page's length in characters (the seed's len(response.text)), with or without its HTML", async () => {
+    type Scraped = { metadata: { content_length: number }; raw_html?: string };
+    const plain = (await session.call('web_scraper', { url: server.url('/accents') })).structuredContent as Scraped;
+    const withHtml = (await session.call('web_scraper', { url: server.url('/accents'), include_html: true }))
+      .structuredContent as Scraped;
+    expect(plain.metadata.content_length).toBe(ACCENTS.length);
+    expect(Buffer.byteLength(ACCENTS)).not.toBe(ACCENTS.length);
+    expect(withHtml.metadata.content_length).toBe(ACCENTS.length);
+    expect(withHtml.raw_html).toBe(ACCENTS);
+    expect(plain).not.toHaveProperty('raw_html');
   });
 
   it('include_html adds raw_html', async () => {

@@ -1,0 +1,110 @@
+// The tree parse.ts builds from htmlparser2's events: the fields extraction reads (type, name, attribs, children,
+// parent; a text's data) and nothing else. domhandler's nodes also carry prev, next, startIndex and endIndex, which
+// nothing here reads, and each parent's children array keeps the spare room of an array grown by push (17 slots
+// for one child). On a page of 200,000 links that was about 800 bytes a link and 170 MB for the tree (issue 23):
+// here each children array is made at its length when its element closes, and an element without attributes shares
+// one frozen empty record. Feeds (XML mode) keep domhandler's tree, which DomUtils walks by prev and next.
+import type { Handler } from 'htmlparser2';
+import type { HtmlDocument, HtmlElement, HtmlNode, HtmlText } from './parse.js';
+
+/** The attributes of every element that has none: frozen, since it is shared. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
+
+interface Comment {
+  readonly type: 'comment';
+  data: string;
+  parent: HtmlElement | HtmlDocument | null;
+}
+
+/** htmlparser2's handler that builds the light tree; `root` holds it once the parser has ended. */
+export class TreeBuilder implements Partial<Handler> {
+  readonly root: HtmlDocument = { type: 'root', children: [], parent: null };
+  /** The open elements, innermost last, each with where its children start in `pending`. */
+  private readonly open: { readonly element: HtmlElement | HtmlDocument; readonly start: number }[] = [
+    { element: this.root, start: 0 },
+  ];
+  /**
+   * The children of every open element, in one array: an element gets its own, exactly as long, when it closes. An
+   * array per element grown by push would keep 17 slots for a single child (the grown room is never given back).
+   */
+  private readonly pending: HtmlNode[] = [];
+  /** The text or comment the next event of its kind extends (one node for `a &amp; b`, as domhandler does). */
+  private last: { readonly type: 'text' | 'comment'; data: string } | undefined;
+  /** Inside CDATA (XML mode only, which feeds parse with domhandler): its text is not the page's. */
+  private inCdata = false;
+
+  private add(node: HtmlNode): void {
+    node.parent = this.open[this.open.length - 1]!.element;
+    this.pending.push(node);
+  }
+
+  /** The children of the innermost open element, taken out of `pending`. */
+  private close(): void {
+    const { element, start } = this.open.pop()!;
+    element.children = this.pending.slice(start);
+    this.pending.length = start;
+  }
+
+  onopentag(name: string, attribs: Record<string, string>): void {
+    let empty = true;
+    for (const _ in attribs) {
+      empty = false;
+      break;
+    }
+    const type = name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag';
+    const element: HtmlElement = { type, name, attribs: empty ? NO_ATTRIBUTES : attribs, children: [], parent: null };
+    this.add(element);
+    this.open.push({ element, start: this.pending.length });
+    this.last = undefined;
+  }
+
+  onclosetag(): void {
+    this.last = undefined;
+    if (this.open.length > 1) this.close();
+  }
+
+  ontext(data: string): void {
+    if (this.inCdata) return;
+    if (this.last?.type === 'text') {
+      this.last.data += data;
+      return;
+    }
+    const text = { type: 'text', data, parent: null } as { type: 'text'; data: string; parent: null };
+    this.add(text as HtmlText);
+    this.last = text;
+  }
+
+  oncomment(data: string): void {
+    if (this.last?.type === 'comment') {
+      this.last.data += data;
+      return;
+    }
+    const comment: Comment = { type: 'comment', data, parent: null };
+    this.add(comment);
+    this.last = comment;
+  }
+
+  oncommentend(): void {
+    this.last = undefined;
+  }
+
+  oncdatastart(): void {
+    this.add({ type: 'cdata', parent: null });
+    this.last = undefined;
+    this.inCdata = true;
+  }
+
+  oncdataend(): void {
+    this.last = undefined;
+    this.inCdata = false;
+  }
+
+  onprocessinginstruction(): void {
+    this.add({ type: 'directive', parent: null });
+    this.last = undefined;
+  }
+
+  onend(): void {
+    while (this.open.length > 0) this.close();
+  }
+}
