@@ -17,7 +17,7 @@ export const LAYERS = [
   // runs/ words its notes with output/'s sentences.
   ['output', 'runs'],
   ['tools'],
-  ['server-logging', 'server-tasks', 'server', 'transports'],
+  ['server-logging', 'server-calls', 'server-tasks', 'server', 'server-modern', 'transports'],
   ['index', 'cli'],
 ];
 

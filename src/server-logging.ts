@@ -1,5 +1,5 @@
 // MCP logging (spec 2025-06-18, "Server utilities / Logging"): the server declares `logging`, the client picks a
-// level with logging/setLevel, and the server's own log lines (src/log.ts) reach that client as notifications/message.
+// level with logging/setLevel (answered by server.ts's acceptLogLevel), and the server's own log lines (src/log.ts) reach that client as notifications/message.
 //
 // Which lines: only those caused by the client's own tool calls. log.ts routes a line to the sink of the call that
 // caused it; lines of no call (start-up, shutdown, sessions opening and closing) stay on stderr. Over Streamable
@@ -17,15 +17,7 @@
 // Bounded: a call sends at most MAX_CALL_LOG_CHARS of log text. Notifications are written to the call's own stream
 // (stdio, or the POST's SSE stream on HTTP), which a client that stops reading lets fill up in our memory; the
 // budget caps what one call can leave there. stderr is not affected.
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  ErrorCode,
-  LoggingLevelSchema,
-  McpError,
-  type LoggingLevel,
-  type LoggingMessageNotification,
-} from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
+import type { LoggingLevel, LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { LogLevel, LogSink } from './log.js';
 import { quoteInput } from './quote.js';
 
@@ -46,20 +38,28 @@ export const MCP_LOG_LEVELS: Readonly<Record<LogLevel, LoggingLevel>> = {
   error: 'error',
 };
 
-// The spec's order, least severe first (the SDK's enum lists them so).
-const SEVERITY = new Map<LoggingLevel, number>(LoggingLevelSchema.options.map((level, index) => [level, index]));
+/** The spec's levels (RFC 5424's), least severe first; no SDK is loaded for them (server-calls.ts). */
+export const LOGGING_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+const SEVERITY = new Map<LoggingLevel, number>(LOGGING_LEVELS.map((level, index) => [level, index]));
+
+export function isLoggingLevel(value: unknown): value is LoggingLevel {
+  return SEVERITY.has(value as LoggingLevel);
+}
 
 /** Whether a line at `level` passes a client's chosen `threshold`. */
 export function isLogLevelShown(level: LoggingLevel, threshold: LoggingLevel): boolean {
   return SEVERITY.get(level)! >= SEVERITY.get(threshold)!;
 }
-
-// logging/setLevel with any string as its level: the SDK's own schema would turn an unknown level into an internal
-// error (-32603) before a handler runs, where the spec asks for Invalid params (-32602).
-const SetLevelRequestSchema = z.object({
-  method: z.literal('logging/setLevel'),
-  params: z.object({ level: z.string() }),
-});
 
 /**
  * A session's chosen level, held by its transport when the session outlives one process: over HTTP with REDIS_URL
@@ -73,36 +73,14 @@ export interface ClientLogLevel {
 }
 
 /**
- * Answers logging/setLevel on `server` and returns the level its client chose. Replaces the SDK's own handler, which
- * sends every level until the client asks (we start at DEFAULT_CLIENT_LOG_LEVEL). The answer is the spec's empty
- * result.
- */
-export function acceptLogLevel(
-  server: Server,
-  chosen: ClientLogLevel = { current: DEFAULT_CLIENT_LOG_LEVEL },
-): () => LoggingLevel {
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
-    const level = LoggingLevelSchema.safeParse(request.params.level);
-    if (!level.success) {
-      const known = LoggingLevelSchema.options.join(', ');
-      const message = `Unknown log level '${quoteInput(request.params.level, 40)}'. The levels are: ${known}.`;
-      throw new McpError(ErrorCode.InvalidParams, message);
-    }
-    chosen.current = level.data;
-    await chosen.onChosen?.(level.data);
-    return {};
-  });
-  return () => chosen.current;
-}
-
-/**
- * The sink of one tool call: each line at or above the client's current level becomes a notifications/message,
+ * The sink of one tool call: each line at or above the client's current level becomes a notifications/message
+ * (no level: none does — a 2026-07-28 request that names no `io.modelcontextprotocol/logLevel` in its `_meta`),
  * within the call's budget. `send` must not throw synchronously; a failed send (client gone) is dropped, since a
  * log line is best-effort.
  */
 export function createCallLogSink(
   send: (notification: LoggingMessageNotification) => Promise<void>,
-  threshold: () => LoggingLevel,
+  threshold: () => LoggingLevel | undefined,
 ): LogSink {
   let left = MAX_CALL_LOG_CHARS;
   const emit = (level: LoggingLevel, data: string) =>
@@ -111,7 +89,8 @@ export function createCallLogSink(
     );
   return (ours, message) => {
     const level = MCP_LOG_LEVELS[ours];
-    if (left <= 0 || !isLogLevelShown(level, threshold())) return;
+    const shown = threshold();
+    if (left <= 0 || shown === undefined || !isLogLevelShown(level, shown)) return;
     const line = quoteInput(message, MAX_LOG_LINE_CHARS);
     left -= line.length;
     if (left >= 0) return emit(level, line);

@@ -12,8 +12,7 @@ import { InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks'
 import type { CreateTaskRequestHandlerExtra } from '@modelcontextprotocol/sdk/experimental/tasks';
 import type { CallToolResult, ServerCapabilities, Task } from '@modelcontextprotocol/sdk/types.js';
 
-/** Tools a client may run as a task (tools/list `execution.taskSupport: "optional"`). */
-export const TASK_TOOLS: ReadonlySet<string> = new Set(['crawl']);
+export { TASK_TOOLS } from './server-calls.js';
 
 /** How long a finished task's result is kept when the client asks for longer or says nothing (ms). */
 export const MAX_TASK_TTL_MS = 60 * 60 * 1000;

@@ -1,134 +1,89 @@
-// The MCP server: the chosen tools, listed with JSON Schemas made from their argument schemas, and called through
-// runTool so MCP validates and reports exactly as the HTTP tools API and the CLI do. Transport-agnostic.
+// The MCP server for 2025 clients (SDK v1): the chosen tools, listed with JSON Schemas made from their argument
+// schemas, and called through runTool so MCP validates and reports exactly as the HTTP tools API and the CLI do, plus
+// what only the 2025 era has (MCP Tasks, logging/setLevel). Transport-agnostic. Both eras' shared part:
+// server-calls.ts.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
   ErrorCode,
   McpError,
   ListToolsRequestSchema,
-  type CallToolResult,
-  type Tool,
+  type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ResumeStore } from './crawl/resume-store.js';
 import type { Engine } from './engine/engine.js';
-import { OUTCOMES } from './outcome.js';
 import { runWithLogSink } from './log.js';
 import type { Caller } from './workers/callers.js';
 import { quoteInput } from './quote.js';
-import { acceptLogLevel, createCallLogSink, type ClientLogLevel } from './server-logging.js';
-import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES, TASK_TOOLS } from './server-tasks.js';
+import {
+  createCallLogSink,
+  DEFAULT_CLIENT_LOG_LEVEL,
+  isLoggingLevel,
+  LOGGING_LEVELS,
+  type ClientLogLevel,
+} from './server-logging.js';
+import {
+  describeTool,
+  runMcpCall,
+  toCallToolResult,
+  unknownToolResult,
+  TASK_TOOLS,
+  WEB_READER_ICON,
+  type McpServerOptions,
+} from './server-calls.js';
+import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
-import { argumentsSchema, runTool } from './tools/run-tool.js';
-import type { ToolOutput } from './tools/types.js';
+import { runTool } from './tools/run-tool.js';
 import { VERSION } from './version.js';
 
-/** A tool's argument schema as JSON Schema (arguments with defaults are optional to the caller). */
-export function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(argumentsSchema(tool), { io: 'input' });
-  return schema as Tool['inputSchema'];
-}
+// What both eras share lives in server-calls.ts; its names are exported here too, where callers found them before.
+export {
+  describeTool,
+  inputJsonSchema,
+  PROGRESS_FLUSH_MS,
+  PROGRESS_GAP_MS,
+  runMcpCall,
+  singleTyped,
+  toCallToolResult,
+  unknownToolResult,
+  type McpCallContext,
+  type McpServerOptions,
+} from './server-calls.js';
 
-/** What every failed call carries (src/tools/failure.ts): its outcome and its error. */
-const FAILURE_SHAPE = {
-  status: z.enum(OUTCOMES),
-  error: z.object({
-    type: z.string(),
-    code: z.string(),
-    message: z.string(),
-    retry_after_seconds: z.number().optional(),
-  }),
-};
-
-function jsonSchemaOf(shape: z.ZodRawShape): Record<string, unknown> {
-  const { $schema: _schema, ...schema } = z.toJSONSchema(z.object(shape), { io: 'output' });
-  return schema;
-}
-
-/**
- * A tool's result schema, which admits its failures too: the SDK's client validates the structuredContent of an
- * error result against the outputSchema as well, so a failure's `status` and `error` must be valid there to arrive.
- * The result's own properties stay at the top; what is required depends on whether the result is a failure.
- */
-function outputJsonSchema(tool: AnyTool): Tool['outputSchema'] {
-  if (!tool.outputShape) return undefined;
-  const result = jsonSchemaOf(tool.outputShape) as { properties: Record<string, unknown>; required?: string[] };
-  const failure = jsonSchemaOf(FAILURE_SHAPE) as { properties: Record<string, unknown>; required: string[] };
-  const { required = [], ...open } = result;
-  return {
-    ...open,
-    type: 'object',
-    properties: {
-      ...result.properties,
-      status: { anyOf: [result.properties.status, failure.properties.status] },
-      error: failure.properties.error,
-    },
-    // A failure has its status and error; a result, every field its shape requires.
-    if: { required: ['error'] },
-    then: { required: failure.required },
-    else: { required },
-  } as Tool['outputSchema'];
-}
-
-export function describeTool(tool: AnyTool): Tool {
-  const outputSchema = outputJsonSchema(tool);
-  return {
-    name: tool.name,
-    title: tool.title,
-    description: tool.description,
-    inputSchema: inputJsonSchema(tool),
-    ...(outputSchema ? { outputSchema } : {}),
-    annotations: tool.annotations,
-    ...(TASK_TOOLS.has(tool.name) ? { execution: { taskSupport: 'optional' as const } } : {}),
-  };
-}
-
-export function toCallToolResult(output: ToolOutput): CallToolResult {
-  // Every result carries its structured status, failures included: a tool's outputSchema admits its failure shape
-  // (outputJsonSchema), which the SDK's client validates as it does a result.
-  return {
-    content: [{ type: 'text', text: output.text }],
-    structuredContent: output.data ?? output.structured,
-    ...(output.isError ? { isError: true } : {}),
-  };
-}
-
-export interface McpServerOptions {
-  /** Aborted when the server begins a graceful stop (shutdown): long tools return what they have, marked stopped. */
-  readonly stopSignal?: AbortSignal;
-  /** Told when a tool call starts and ends, so that a shutdown can wait for running calls (stdio). */
-  readonly calls?: { begin(): void; end(): void };
-  /** Where stopped crawls wait to be continued (the composition root's shared state); see ToolContext. */
-  readonly resumeStore?: ResumeStore;
-  /** The client's log level, when the transport keeps it (a session shared by replicas); else the server's own. */
-  readonly clientLogLevel?: ClientLogLevel;
-}
-
-/** How long a result waits for its progress notifications to be written: a stuck client must not hold it. */
-export const PROGRESS_FLUSH_MS = 1000;
+// logging/setLevel with any string as its level: the SDK's own schema would turn an unknown level into an internal
+// error (-32603) before a handler runs, where the spec asks for Invalid params (-32602).
+const SetLevelRequestSchema = z.object({
+  method: z.literal('logging/setLevel'),
+  params: z.object({ level: z.string() }),
+});
 
 /**
- * The least time between the last progress notification and the result. The SDK's client handles a notification a
- * microtask later but a response at once: when both arrive in one read from the pipe, the response forgets the
- * token first and the client reports the notification as unknown. A short gap lets them arrive in separate reads.
+ * Answers logging/setLevel on `server` and returns the level its client chose. Replaces the SDK's own handler, which
+ * sends every level until the client asks (we start at DEFAULT_CLIENT_LOG_LEVEL). The answer is the spec's empty
+ * result.
  */
-export const PROGRESS_GAP_MS = 40;
-
-async function flushProgress(sending: ReadonlySet<Promise<unknown>>, lastSentAt: number): Promise<void> {
-  if (sending.size > 0) {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, PROGRESS_FLUSH_MS)));
-    await Promise.race([Promise.allSettled([...sending]), bound]);
-    clearTimeout(timer);
-  }
-  const gap = lastSentAt + PROGRESS_GAP_MS - performance.now();
-  if (gap > 0) await new Promise((resolve) => setTimeout(resolve, gap));
+function acceptLogLevel(
+  server: Server,
+  chosen: ClientLogLevel = { current: DEFAULT_CLIENT_LOG_LEVEL },
+): () => LoggingLevel {
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    const level = request.params.level;
+    if (!isLoggingLevel(level)) {
+      const known = LOGGING_LEVELS.join(', ');
+      const message = `Unknown log level '${quoteInput(level, 40)}'. The levels are: ${known}.`;
+      throw new McpError(ErrorCode.InvalidParams, message);
+    }
+    chosen.current = level;
+    await chosen.onChosen?.(level);
+    return {};
+  });
+  return () => chosen.current;
 }
 
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
   const taskStore = new CancellableTaskStore();
   const server = new Server(
-    { name: 'web-reader', title: 'web-reader', version: VERSION },
+    { name: 'web-reader', title: 'web-reader', version: VERSION, icons: [WEB_READER_ICON] },
     {
       capabilities: { tools: {}, tasks: TASK_CAPABILITIES, logging: {} },
       taskStore,
@@ -145,14 +100,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
-    if (!tool) {
-      const names = tools.map((t) => t.name).join(', ');
-      return toCallToolResult({
-        text: `Unknown tool '${quoteInput(request.params.name)}'. This server offers: ${names}.`,
-        structured: { status: 'error' },
-        isError: true,
-      });
-    }
+    if (!tool) return unknownToolResult(request.params.name, tools);
     const requestedTask = request.params.task;
     if (requestedTask && !TASK_TOOLS.has(tool.name)) {
       // MCP "Tasks": a tool without taskSupport is called without `task`.
@@ -186,41 +134,17 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
           ),
       );
     }
-    const progressToken = request.params._meta?.progressToken;
-    options.calls?.begin();
-    // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
-    // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http/mcp-sessions.ts) all abort it.
-    // Progress sent after the result is lost: the client forgets the token with the response (MCP "Progress":
-    // notifications reference a request in progress). So the result waits for the notifications already sent.
-    const sending = new Set<Promise<unknown>>();
-    let lastSentAt = -Infinity;
-    // The call's log lines go on its own stream, as its progress does (relatedRequestId): to this client only.
-    const callLog = createCallLogSink((notification) => extra.sendNotification(notification), clientLogLevel);
-    const output = await runWithLogSink(callLog, () =>
-      runTool(tool, request.params.arguments, {
-        engine,
-        resumeStore: options.resumeStore,
-        frontDoor: 'mcp',
-        caller,
-        signal: extra.signal,
-        stopSignal: options.stopSignal,
-        onProgress:
-          progressToken === undefined
-            ? undefined
-            : (progress) => {
-                const sent = extra
-                  .sendNotification({ method: 'notifications/progress', params: { progressToken, ...progress } })
-                  .catch(() => undefined) // the client may be gone; progress is best-effort
-                  .finally(() => {
-                    sending.delete(sent);
-                    lastSentAt = performance.now();
-                  });
-                sending.add(sent);
-              },
-      }),
-    ).finally(() => options.calls?.end());
-    await flushProgress(sending, lastSentAt);
-    return toCallToolResult(output);
+    return runMcpCall(tool, request.params.arguments, {
+      engine,
+      options,
+      caller,
+      signal: extra.signal,
+      progressToken: request.params._meta?.progressToken,
+      // extra.signal is the SDK's per-request abort: notifications/cancelled, the session closing (DELETE, expiry,
+      // shutdown) and, on HTTP, a hang-up past its grace period (src/transports/http/mcp-sessions.ts) all abort it.
+      notify: (notification) => extra.sendNotification(notification as never),
+      logThreshold: clientLogLevel,
+    });
   });
   // A task's work belongs to its session: the store (and its results) go when the server closes (DELETE, idle
   // expiry, eviction, shutdown). Wrapped here because transports set server.onclose for their own bookkeeping.

@@ -72,12 +72,28 @@ export interface McpSessionsOptions {
 export interface McpSessions {
   /** Open sessions. */
   readonly size: number;
-  /** Answers a GET, POST or DELETE on /mcp; names the tool called (or the method) in `entry.tool` for the log. */
-  handle(req: IncomingMessage, res: ServerResponse, entry: { tool: string }): Promise<void>;
+  /**
+   * Answers a GET, POST or DELETE on /mcp; names the tool called (or the method) in `entry.tool` for the log. `body`:
+   * a POST's message, when the caller has read it already (readRpcBody).
+   */
+  handle(req: IncomingMessage, res: ServerResponse, entry: { tool: string }, body?: unknown): Promise<void>;
   /** Starts closing sessions idle for the idle time; returns the function that stops it. */
   expireIdle(): () => void;
   /** Closes every session: its MCP server cancels its running calls and ends its SSE streams. */
   closeAll(reason: string): Promise<void>;
+}
+
+/** A POST's JSON-RPC message, read within the body limit; names the tool called (or the method) in `entry.tool`. */
+export async function readRpcBody(req: IncomingMessage, config: Config, entry: { tool: string }): Promise<unknown> {
+  const raw = await readBody(req, config.httpMaxBodyBytes);
+  let message: unknown;
+  try {
+    message = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new HttpError(400, 'Parse error: the body is not valid JSON.');
+  }
+  entry.tool = describeRpc(message);
+  return message;
 }
 
 export function createMcpSessions(
@@ -315,17 +331,10 @@ export function createMcpSessions(
     return taking;
   }
 
-  async function handle(req: IncomingMessage, res: ServerResponse, entry: { tool: string }): Promise<void> {
+  async function handle(req: IncomingMessage, res: ServerResponse, entry: { tool: string }, body?: unknown) {
     const sessionId = req.headers['mcp-session-id'];
     if (req.method === 'POST') {
-      const raw = await readBody(req, config.httpMaxBodyBytes);
-      let message: unknown;
-      try {
-        message = JSON.parse(raw.toString('utf8'));
-      } catch {
-        throw new HttpError(400, 'Parse error: the body is not valid JSON.');
-      }
-      entry.tool = describeRpc(message);
+      const message = body ?? (await readRpcBody(req, config, entry));
       if (typeof sessionId !== 'string') return openSession(req, res, message);
       const session = (await sessionFor(sessionId, res))!;
       // The call may run on another replica: tell them all (this replica's transport cancels its own, below).

@@ -1,5 +1,5 @@
 // The HTTP front doors on one node:http server (SPEC "Front doors" 2 and 3): routing, admission, shutdown.
-//   /mcp           MCP Streamable HTTP: mcp-sessions.ts.
+//   /mcp           MCP Streamable HTTP, both eras: mcp-modern.ts (2026-07-28), mcp-sessions.ts (2025 sessions).
 //   GET /tools     the JSON tools API listing, and POST /tools/x to run tool x: tools-api.ts.
 //   GET /healthz   for orchestrators; the only route without the token or the Host/Origin checks (guard.ts).
 //   GET /metrics   this replica's figures for Prometheus (metrics.ts); behind the guard and the token, as a scrape
@@ -27,6 +27,7 @@ import { VERSION } from '../../version.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from '../graceful-stop.js';
 import { createRequestGuard, isLoopbackHost, isWildcardHost } from './guard.js';
 import { HttpError, sendError, sendJson } from './http-error.js';
+import { createMcpEndpoint } from './mcp-modern.js';
 import { createMcpSessions } from './mcp-sessions.js';
 import { httpMetrics } from './metrics.js';
 import { createToolsApi } from './tools-api.js';
@@ -118,6 +119,7 @@ export async function startHttpServer(
     sessionIdleMs: options.sessionIdleMs,
     disconnectGraceMs: options.disconnectGraceMs,
   });
+  const mcp = createMcpEndpoint(config, engine, tools, sessions, { graceful, sharedState: options.sharedState });
   const toolsApi = createToolsApi(config, engine, options.apiTools ?? ALL_TOOLS, graceful, {
     resumeStore: options.sharedState?.resumeStore,
   });
@@ -173,7 +175,7 @@ export async function startHttpServer(
     if (guardRequest(req, res)) return; // a CORS preflight, answered
     if (entry.route === '/mcp') {
       allow('GET, POST, DELETE');
-      return sessions.handle(req, res, entry);
+      return mcp.handle(req, res, entry);
     }
     if (entry.route === '/tools') {
       allow('GET, HEAD');
@@ -283,7 +285,7 @@ export async function startHttpServer(
     const left = await graceful.stop(shutdownGraceMs);
     if (left > 0) log('warn', `Shutdown grace period passed; cancelling ${left} call(s).`);
     // Closing a session's MCP server cancels its running calls and ends its SSE streams.
-    await sessions.closeAll('server shutting down');
+    await Promise.all([sessions.closeAll('server shutting down'), mcp.close()]);
     httpServer.closeAllConnections();
     await stopped;
   }

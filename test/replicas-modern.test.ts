@@ -1,0 +1,138 @@
+// A client pinned to MCP 2026-07-28 through three `serve --http` replicas on one Redis, round-robin with no sticky
+// sessions (issue 25 scope 3): with no session, any replica answers any request, a call runs where its POST lands
+// (its progress on that POST's own stream), and cancelling it — ending that request — stops the call's upstream
+// requests on the replica running it. Redis holds no session and the cancellation bus carries nothing: those parts
+// are the 2025 era's alone (docs/scale-out.md).
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { CANCEL_CHANNEL } from '../src/shared-state/redis-cancel-bus.js';
+import { REDIS_KEY_PREFIX } from '../src/shared-state/redis-link.js';
+import { startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { describeWithRedis } from './redis-server.js';
+import { startReplica, type Replica } from './replica-process.js';
+
+const MODERN = '2026-07-28';
+
+const page = (title: string, links: string[] = []) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>` +
+  `<p>${'A paragraph of text that reads like an article. '.repeat(12)}</p>` +
+  `${links.map((href) => `<a href="${href}">${href}</a>`).join(' ')}</main></body></html>`;
+
+async function until(what: string, condition: () => boolean | Promise<boolean>): Promise<void> {
+  for (let i = 0; i < 1000; i++) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`never happened: ${what}`);
+}
+
+describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (redis) => {
+  let origin: FixtureServer;
+  let watcher: Redis;
+  let subscriber: Redis;
+  const published: string[] = [];
+  const replicas: Replica[] = [];
+  /** Which replica each tools/call POST went to. */
+  const calls: number[] = [];
+  const held = { arrived: 0, aborted: 0, open: 0 };
+  let client: Client;
+
+  beforeAll(async () => {
+    origin = await startFixtureServer();
+    origin.route('/small/:n', (_req, res, params) => {
+      const n = Number(params.n);
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(page(`Small ${n}`, n < 2 ? [`/small/${n + 1}`] : []));
+    });
+    origin.route('/held/start', (_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(page('Start', ['/held/1', '/held/2', '/held/3']));
+    });
+    origin.route('/held/:n', (_req, res) => {
+      held.arrived += 1;
+      held.open += 1;
+      res.on('close', () => {
+        held.open -= 1;
+        if (!res.writableEnded) held.aborted += 1;
+      });
+    });
+    watcher = new Redis(redis.url);
+    subscriber = new Redis(redis.url);
+    await subscriber.subscribe(CANCEL_CHANNEL);
+    subscriber.on('message', (_channel, message: string) => published.push(message));
+    const env = {
+      REDIS_URL: redis.url,
+      ALLOW_PRIVATE_HOSTS: origin.hostPort,
+      PER_DOMAIN_INTERVAL: '0',
+      RENDER_JS: 'never',
+      FETCH_TIMEOUT: '120000',
+    };
+    replicas.push(...(await Promise.all([startReplica(env), startReplica(env), startReplica(env)])));
+    await until('every replica sees Redis', async () => {
+      const health = await Promise.all(replicas.map(async (one) => (await fetch(`${one.url}/healthz`)).json()));
+      return health.every((answer) => (answer as { redis: string }).redis === 'up');
+    });
+    let next = 0;
+    client = new Client(
+      { name: 'replicas-modern-test', version: '0' },
+      { versionNegotiation: { mode: { pin: MODERN } } },
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${replicas[0]!.url}/mcp`), {
+        fetch: (input, init) => {
+          const replica = next++ % replicas.length;
+          if (typeof init?.body === 'string' && init.body.includes('"tools/call"')) calls.push(replica);
+          return fetch(`${replicas[replica]!.url}/mcp`, init);
+        },
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await Promise.all(replicas.map((one) => one.stop()));
+    await watcher?.quit();
+    await subscriber?.quit();
+    await origin?.close();
+  });
+
+  it('lists, fetches and crawls with progress across replicas, with no session on Redis', async () => {
+    expect(client.getNegotiatedProtocolVersion()).toBe(MODERN);
+    const tools = await client.listTools();
+    expect(tools.tools.map((tool) => tool.name)).toEqual(['fetch', 'links', 'crawl']);
+    const fetched = await client.callTool({ name: 'fetch', arguments: { url: origin.url('/small/2') } });
+    expect(fetched.isError).toBeFalsy();
+    expect(JSON.stringify(fetched.content)).toContain('Small 2');
+    const progress: number[] = [];
+    const crawled = await client.callTool(
+      { name: 'crawl', arguments: { url: origin.url('/small/0') } },
+      { onprogress: (update) => progress.push(update.progress) },
+    );
+    expect(crawled.isError).toBeFalsy();
+    expect(JSON.stringify(crawled.content)).toContain('Small 1');
+    expect(progress.length).toBeGreaterThan(0);
+    expect(new Set(calls).size).toBe(2); // the two calls went to two replicas
+    expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
+  });
+
+  it('cancels a call on the replica running it: its upstream requests end, and nothing goes on the bus', async () => {
+    const abort = new AbortController();
+    const call = client
+      .callTool(
+        { name: 'crawl', arguments: { url: origin.url('/held/start'), max_pages: 10 } },
+        { signal: abort.signal },
+      )
+      .catch(() => 'aborted');
+    await until('the crawl waits on a held page', () => held.open > 0);
+    abort.abort('changed my mind');
+    expect(await call).toBe('aborted');
+    await until('the held requests are aborted', () => held.open === 0 && held.aborted > 0);
+    const arrived = held.arrived;
+    for (let i = 0; i < 3; i++) await client.listTools(); // a request through every replica
+    expect(held.arrived).toBe(arrived);
+    expect(held.aborted).toBe(arrived);
+    expect(published).toEqual([]);
+    expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
+  });
+});
