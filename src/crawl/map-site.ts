@@ -8,7 +8,7 @@
 // Bounded: at most MAX_MAP_SITEMAP_FILES sitemap files per call (an index naming thousands is cut, and says so),
 // MAX_URLS_PER_SITEMAP URLs read from one file, the listing stops at max_urls, and everything runs within the
 // call's time limit. The fetching is MapIO's (src/tools/map-tool.ts binds it to the engine).
-import { errorMessage } from '../errors.js';
+import { FetchError, TimeoutError, errorMessage } from '../errors.js';
 import type { LlmsTxt } from '../formats/llms-txt.js';
 import type { CrawlIO } from './crawl-io.js';
 import { normalizedUrl } from './normalize-url.js';
@@ -18,6 +18,12 @@ import { createScope, parseAllowedDomains } from './url-scope.js';
  * The notes a map gives the agent (src/output/map-report.ts capitalises them; crawl/ is below src/output/, so they
  * are named here, not in src/output/notices.ts).
  */
+/** The network failure that kept robots.txt unread, as the error the start page would have met. */
+function unreachableError(url: string, failure: { readonly code: string; readonly message: string }): Error {
+  if (failure.code === 'TIMEOUT') return new TimeoutError(url, 0, undefined, failure.message);
+  return new FetchError('CONNECT_FAILED', url, failure.message);
+}
+
 export const MAP_NOTES = {
   unreachable: (why: string) => `the site could not be reached, so the start page's links were not read: ${why}`,
   robotsDisallowStart: 'robots.txt disallows the start page, so its links were not read',
@@ -144,7 +150,9 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
 
     if (options.respectRobots && robots.unreachable) {
       // The site did not answer at all: not a refusal by robots.txt (and RFC 9309 keeps its pages unread anyway).
+      // That failure is the start page's, as crawl reports it: with nothing listed, the map is an error.
       notes.push(MAP_NOTES.unreachable(robots.unreachable.message));
+      startPageError = unreachableError(start.href, robots.unreachable);
     } else if (options.respectRobots && !robots.isAllowed(start.href)) {
       notes.push(MAP_NOTES.robotsDisallowStart);
     } else {
@@ -157,7 +165,9 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
       }
     }
 
-    const queue = robots.sitemaps.length > 0 ? [...robots.sitemaps] : [new URL('/sitemap.xml', start).href];
+    // A site that did not answer robots.txt is not asked for its sitemap either.
+    const guessed = robots.unreachable ? [] : [new URL('/sitemap.xml', start).href];
+    const queue = robots.sitemaps.length > 0 ? [...robots.sitemaps] : guessed;
     const seen = new Set<string>();
     let failed = 0;
     while (queue.length > 0) {

@@ -64,7 +64,12 @@ function addShapes(server: FixtureServer): void {
 const { server, session } = useMcpSession({
   tools: 'all',
   setup: addShapes,
-  env: { RENDER_JS: 'never', FETCH_TIMEOUT: '5000' },
+  // Port 9 allowed and closed: a refused connection, not a refused address.
+  env: (server) => ({
+    RENDER_JS: 'never',
+    FETCH_TIMEOUT: '5000',
+    ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:9`,
+  }),
 });
 
 const TABLE: readonly (readonly [shape: string, path: string, status: string])[] = [
@@ -123,6 +128,7 @@ const FAILURES: readonly (readonly [shape: string, url: () => string, outcome: s
   ['403', () => server.url('/shape/forbidden'), 'blocked', 403],
   ['404', () => server.url('/shape/gone'), 'error', 404],
   ['a refused connection', () => 'http://127.0.0.1:9/', 'error', 0],
+  ['a private address not allowed', () => 'http://127.0.0.1:10/', 'error', 0],
 ];
 
 describe('a failed read gives the same outcome in every tool', () => {
