@@ -66,6 +66,15 @@ describe('web-reader crawl', () => {
     expect(index).toContain('of 50000 (max_tokens)');
   });
 
+  it('--out with --json writes the pages and prints the JSON result alone on stdout', async () => {
+    const dir = join(outDir, 'site-json');
+    const run = await cli(['crawl', server.url('/p/0'), '--max-pages', '1', '--out', dir, '--json']);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ status: 'ok', pages_read: 1 });
+    expect(run.stderr).toContain(`Wrote 1 page and index.md to ${dir}`);
+    expect((await readdir(dir)).sort()).toEqual(['001-p-0.md', 'index.md']);
+  });
+
   it('stops on Ctrl-C, saves what was read and fetches nothing more', async () => {
     site.crawlDelaySeconds = 0.2;
     const dir = join(outDir, 'interrupted');

@@ -9,6 +9,7 @@ import type { CrawlResult } from '../crawl/commit.js';
 import { createFileResumeStore } from '../crawl/resume-store.js';
 import type { Engine } from '../engine/engine.js';
 import { renderCrawl, renderCrawlSummary } from '../output/crawl-report.js';
+import { CLI_SENTENCES } from '../output/cli-notices.js';
 import { cliCrawlContinueLine } from '../output/notices.js';
 import { runCrawl, type CrawlRun } from '../runs/crawl-run.js';
 import { crawlRequest, crawlToolResult, type CrawlArguments } from '../tools/crawl-schema.js';
@@ -124,8 +125,12 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
   const hint = continueFrom && cliCrawlContinueLine(continueFrom);
   if (options.out !== undefined) {
     const indexName = await writePages(options.out, result, notes, hint);
-    const summary = renderCrawlSummary(result, notes, hint);
-    options.stdout.write(`${summary}\n\nWrote ${result.pages.length} pages and ${indexName} to ${options.out}\n`);
+    const wrote = CLI_SENTENCES.wrotePages(result.pages.length, indexName, options.out);
+    // With --json, stdout is the JSON alone (a script parses it); the files written are said on stderr.
+    if (options.json) {
+      options.stdout.write(`${JSON.stringify(crawlToolResult(run), null, 2)}\n`);
+      options.stderr.write(`${wrote}\n`);
+    } else options.stdout.write(`${renderCrawlSummary(result, notes, hint)}\n\n${wrote}\n`);
   } else if (options.json) {
     options.stdout.write(`${JSON.stringify(crawlToolResult(run), null, 2)}\n`);
   } else {

@@ -20,4 +20,6 @@ export const CLI_SENTENCES = {
   explainWithRaw: '--explain explains extraction, and --raw skips it: use one of them.',
   serveTakesNoUrl: 'serve takes no URL; its clients name the pages. Run web-reader serve --help.',
   continueTakesNoUrl: 'crawl --continue ID takes no URL: the crawl keeps its own.',
+  wrotePages: (count: number, indexName: string, dir: string) =>
+    `Wrote ${count} ${count === 1 ? 'page' : 'pages'} and ${indexName} to ${dir}`,
 };
