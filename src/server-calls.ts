@@ -24,9 +24,10 @@ export function inputJsonSchema(tool: AnyTool): Tool['inputSchema'] {
   return singleTyped(schema) as Tool['inputSchema'];
 }
 
-/** What every failed call carries (src/tools/failure.ts): its outcome and its error. */
+/** What every failed call carries (src/tools/failure.ts): its outcome, the server's HTTP status if any, its error. */
 const FAILURE_SHAPE = {
   status: z.enum(OUTCOMES),
+  http_status: z.number().int().optional(),
   error: z.object({
     type: z.string(),
     code: z.string(),
@@ -74,6 +75,7 @@ function outputJsonSchema(tool: AnyTool): Tool['outputSchema'] {
       ...result.properties,
       status: { anyOf: [result.properties.status, failure.properties.status] },
       error: failure.properties.error,
+      http_status: result.properties.http_status ?? failure.properties.http_status,
     },
     // A failure has its status and error; a result, every field its shape requires.
     if: { required: ['error'] },

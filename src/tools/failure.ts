@@ -29,6 +29,8 @@ export function failureOutput(error: unknown): ToolOutput {
     text: message,
     structured: {
       status: outcomeOfError(error),
+      // The server's answer, when one came (404, 403, 503…): no agent has to read it out of the message.
+      ...(error instanceof HttpStatusError && { http_status: error.status }),
       error: {
         type: known ? error.name : 'Error',
         code: known ? error.code : 'INTERNAL',

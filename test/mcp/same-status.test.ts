@@ -151,19 +151,19 @@ describe('a failed read gives the same outcome in every tool', () => {
       failures[tool] = {
         isError: result.isError === true,
         outcome: tool === 'web_scraper' ? structured?.outcome : structured?.status,
-        ...(tool === 'web_scraper' && { http: structured?.status }),
+        http: tool === 'web_scraper' ? structured?.status : (structured?.http_status ?? 0),
       };
     }
-    const each = { isError: true, outcome };
+    const each = { isError: true, outcome, http };
     expect(failures).toEqual({
       fetch: each,
       read_url: each,
       web: each,
       links: each,
       extract_links: each,
-      web_scraper: { ...each, http },
+      web_scraper: each,
       map: each,
-      crawl: { isError: true, outcome: 'error' },
+      crawl: { isError: true, outcome: 'error', http: 0 },
     });
   });
 });
