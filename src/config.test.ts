@@ -22,3 +22,15 @@ describe('User-Agent', () => {
     expect([config.userAgent, config.crawlerUserAgent]).toEqual([DEFAULT_USER_AGENT, PRODUCT_USER_AGENT]);
   });
 });
+
+describe('ALLOW_PRIVATE_HOSTS', () => {
+  it('is a comma-separated list, and a space-separated one is refused saying so', () => {
+    expect([...resolveConfig({ ALLOW_PRIVATE_HOSTS: '127.0.0.1:8080, localhost:3000' }).allowPrivateHosts]).toEqual([
+      '127.0.0.1:8080',
+      'localhost:3000',
+    ]);
+    expect(() => resolveConfig({ ALLOW_PRIVATE_HOSTS: '127.0.0.1:8080 127.0.0.1:1' })).toThrow(
+      "ALLOW_PRIVATE_HOSTS is a comma-separated list of exact host:port pairs (e.g. 127.0.0.1:8080,localhost:3000); got '127.0.0.1:8080 127.0.0.1:1'.",
+    );
+  });
+});

@@ -2,6 +2,7 @@
 // variables, and it does so once: everything below receives a Config. Flags win over the environment; a bad
 // value is a start-up error naming the variable.
 import { InvalidArgumentError } from './errors.js';
+import { quoteInput } from './quote.js';
 import { REPOSITORY_URL, VERSION } from './version.js';
 import { RENDER_POLICIES, type RenderPolicy } from './outcome.js';
 
@@ -144,7 +145,9 @@ export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE
     if (item === '') continue;
     const match = /^(\[[0-9a-f:.]+\]|[^:\s[\]]+):(\d{1,5})$/.exec(item);
     if (!match || Number(match[2]) > 65535) {
-      throw new InvalidArgumentError(name, `${name} entries must be exact host:port pairs, got '${entry.trim()}'.`);
+      const given = quoteInput(entry.trim());
+      const list = `${name} is a comma-separated list of exact host:port pairs (e.g. 127.0.0.1:8080,localhost:3000)`;
+      throw new InvalidArgumentError(name, `${list}; got '${given}'.`);
     }
     hosts.add(item);
   }

@@ -291,7 +291,7 @@ export const FLAGS = {
   'allow-private-hosts': {
     type: 'string',
     value: 'LIST',
-    help: 'exact host:port pairs that may be private (ALLOW_PRIVATE_HOSTS)',
+    help: 'comma-separated exact host:port pairs that may be private (ALLOW_PRIVATE_HOSTS)',
     commands: 'every',
   },
   help: { type: 'boolean', short: 'h', help: 'this help', commands: 'every' },
