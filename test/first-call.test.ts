@@ -2,7 +2,7 @@
 // server loads it while the client lists its tools, and the first fetch of a small HTML page loads nothing it does
 // not need. The time itself is a benchmark (npm run bench:start); these tests keep the structure that makes it
 // fast, through the SDK's real client and the module hook of test/start-up.test.ts (every loaded module on stderr).
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import type { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -101,4 +101,30 @@ it("loads neither the HTML parser nor the selector engine on the server's thread
   expect(loaded.some((line) => line.includes('/dist/engine/read-page.js'))).toBe(true);
   const parts = ['/htmlparser2/', '/css-select/', '/dist/extract/parse.js', 'o200k_base', 'playwright-core'];
   expect(parts.filter((part) => loaded.some((line) => line.includes(part)))).toEqual([]);
+});
+
+it("serve --http loads the tokenizer's ranks once it listens, before any call: the first long page does not", async () => {
+  // Many clients share an HTTP server's thread: loading the ranks in the middle of traffic held /healthz (bench:load).
+  const child = spawn(process.execPath, ['--import', RECORD_LOADS, CLI_PATH, 'serve', '--http', '--port', '0'], {
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  try {
+    // No call is made: the ranks load on their own (before this change they loaded with the first long page only,
+    // and the test times out).
+    await new Promise<void>((resolve, reject) => {
+      let stderr = '';
+      child.stderr.setEncoding('utf8');
+      child.stderr.on('data', (chunk: string) => {
+        stderr += chunk;
+        const loadedRanks = stderr
+          .split('\n')
+          .some((line) => line.startsWith('loaded ') && line.includes('o200k_base'));
+        if (loadedRanks && stderr.includes('MCP at ')) resolve();
+      });
+      child.once('exit', (code) => reject(new Error(`serve --http exited (${code}) before loading: ${stderr}`)));
+    });
+  } finally {
+    child.kill('SIGTERM');
+  }
 });

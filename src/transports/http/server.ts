@@ -25,6 +25,7 @@ import type { SharedState } from '../../shared-state/shared-state.js';
 import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';
 import { VERSION } from '../../version.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from '../graceful-stop.js';
+import { warmForServing } from '../warm-up.js';
 import { createRequestGuard, isLoopbackHost, isWildcardHost } from './guard.js';
 import { HttpError, sendError, sendJson } from './http-error.js';
 import { createMcpEndpoint } from './mcp-modern.js';
@@ -276,6 +277,7 @@ export async function startHttpServer(
   const url = `http://${hostInUrl.includes(':') && !hostInUrl.startsWith('[') ? `[${hostInUrl}]` : hostInUrl}:${port}`;
 
   const stopExpiry = sessions.expireIdle();
+  warmForServing(engine);
 
   async function shutdown(): Promise<void> {
     stopExpiry();
