@@ -11,15 +11,15 @@
 // - The render's slot is freed when the render ends, not when its page has closed (up to RENDER_CONCURRENCY pages
 //   may be closing at once besides), so a stuck page never eats the deadline of a render waiting for a slot.
 // - A render that failed only because the browser went away under it (crashed, killed) is tried once more.
-// - Each renderer's script heap is capped at RENDER_MAX_MEMORY (launch-browser.ts): a page past it crashes alone.
-// - The shared launch has its own time-out, so a render with a short deadline cannot fail the launch for others.
+// - Each renderer's script heap is capped at RENDER_MAX_MEMORY (launch-browser.ts); the shared launch has its own
+//   time-out, so a render with a short deadline cannot fail the launch for others.
 //
 // The order of a render: check the URL (the fetcher's check) → find a browser → wait for a slot (RENDER_CONCURRENCY)
 // → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, the DOM).
 import type { Browser, BrowserContext } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
 import { FetchError, SecurityError, TimeoutError } from '../errors.js';
-import { checkUrl } from '../fetch/index.js';
+import { checkUrl, deadlineSignal } from '../fetch/index.js';
 import { log, runOutsideCalls } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
 import { findBrowser, noBrowserHint } from './find-browser.js';
@@ -211,8 +211,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       const hint = noBrowserHint(config.chromiumPath);
       throw new FetchError('BROWSER_MISSING', href, `No browser to render ${href} with: ${hint}.`);
     }
-    const deadline = AbortSignal.timeout(Math.max(1, options.deadlineMs));
-    const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
+    const { signal, release: releaseDeadline } = deadlineSignal(Math.max(1, options.deadlineMs), options.signal);
     const remaining = () => options.deadlineMs - (Date.now() - start);
     const timedOut = () =>
       new TimeoutError(
@@ -295,30 +294,34 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
       }
     };
 
-    for (let tries = 1; ; tries++) {
-      const attempt: Attempt = { pageCrashed: false };
-      try {
-        return await once(attempt);
-      } catch (error) {
-        if (options.signal?.aborted) throw options.signal.reason;
-        if (error instanceof TimeoutError) throw error; // wait_for's own, which names the selector
-        if (signal.aborted || remaining() <= 0) throw timedOut();
-        const { session } = attempt;
-        if (session?.overLimit) throw tooLarge(href, session);
-        if (session && session.refusedTargets.some((target) => target.startsWith(`${hostPort} `))) {
-          throw refusedError(href, session, hostPort);
+    try {
+      for (let tries = 1; ; tries++) {
+        const attempt: Attempt = { pageCrashed: false };
+        try {
+          return await once(attempt);
+        } catch (error) {
+          if (options.signal?.aborted) throw options.signal.reason;
+          if (error instanceof TimeoutError) throw error; // wait_for's own, which names the selector
+          if (signal.aborted || remaining() <= 0) throw timedOut();
+          const { session } = attempt;
+          if (session?.overLimit) throw tooLarge(href, session);
+          if (session && session.refusedTargets.some((target) => target.startsWith(`${hostPort} `))) {
+            throw refusedError(href, session, hostPort);
+          }
+          const browserGone = attempt.entry !== undefined && gone(attempt.entry) && !attempt.pageCrashed;
+          if (browserGone && tries === 1 && !closed) {
+            log('info', `rendering ${href}: the browser went away under the render; trying once more`);
+            continue;
+          }
+          throw renderFailure(error, href, {
+            browserDied: attempt.entry !== undefined && gone(attempt.entry),
+            pageCrashed: attempt.pageCrashed,
+            maxHeapMb: config.renderMaxMemoryMb,
+          });
         }
-        const browserGone = attempt.entry !== undefined && gone(attempt.entry) && !attempt.pageCrashed;
-        if (browserGone && tries === 1 && !closed) {
-          log('info', `rendering ${href}: the browser went away under the render; trying once more`);
-          continue;
-        }
-        throw renderFailure(error, href, {
-          browserDied: attempt.entry !== undefined && gone(attempt.entry),
-          pageCrashed: attempt.pageCrashed,
-          maxHeapMb: config.renderMaxMemoryMb,
-        });
       }
+    } finally {
+      releaseDeadline();
     }
   }
 

@@ -11,5 +11,6 @@ export {
 } from './guarded-connect.js';
 export { createFetcher, DEFAULT_ACCEPT, RETRY_AFTER_LIMIT_SECONDS, type FetcherDependencies } from './guarded-fetch.js';
 export { bindCredentials, credentialHeadersFor, carriesCredentials, type Credentials } from './credentials.js';
+export { deadlineSignal, linkSignal } from './linked-signal.js';
 export { readBody, type ReadBodyOptions } from './read-body.js';
 export type { FetchedPage, FetchOptions, FetchPage } from './types.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkSignal } from './linked-signal.js';
+import { deadlineSignal, linkSignal } from './linked-signal.js';
 
 describe('linkSignal', () => {
   it("aborts the request's controller with the outer reason, and not after release", () => {
@@ -41,5 +41,26 @@ describe('linkSignal', () => {
     )) as typeof remove;
     for (let i = 0; i < 1000; i++) linkSignal(new AbortController(), outer.signal)();
     expect(listeners).toBe(0);
+  });
+});
+
+describe('deadlineSignal', () => {
+  it('aborts at its deadline, or with the outer reason first; released, neither', async () => {
+    const timed = deadlineSignal(20);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect((timed.signal.reason as DOMException).name).toBe('TimeoutError');
+
+    const outer = new AbortController();
+    const followed = deadlineSignal(60_000, outer.signal);
+    outer.abort('cancelled');
+    expect(followed.signal.reason).toBe('cancelled');
+    followed.release();
+
+    const other = new AbortController();
+    const released = deadlineSignal(20, other.signal);
+    released.release();
+    other.abort();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(released.signal.aborted).toBe(false);
   });
 });

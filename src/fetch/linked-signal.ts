@@ -17,3 +17,18 @@ export function linkSignal(own: AbortController, outer: AbortSignal | undefined)
   outer.addEventListener('abort', follow, { once: true });
   return () => outer.removeEventListener('abort', follow);
 }
+
+/** A signal that aborts after `ms`, or when `outer` does; `release` lets go of both, in a `finally`. */
+export function deadlineSignal(ms: number, outer?: AbortSignal): { signal: AbortSignal; release: () => void } {
+  const own = new AbortController();
+  const timer = setTimeout(() => own.abort(new DOMException('The deadline passed.', 'TimeoutError')), ms);
+  timer.unref();
+  const unlink = linkSignal(own, outer);
+  return {
+    signal: own.signal,
+    release: () => {
+      clearTimeout(timer);
+      unlink();
+    },
+  };
+}
