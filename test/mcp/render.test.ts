@@ -158,7 +158,7 @@ describeWithBrowser('rendering through the JSON API and the CLI', (browserPath) 
 
   it('web-reader read --render always prints the rendered content', async () => {
     const env = { ALLOW_PRIVATE_HOSTS: server.hostPort, CHROMIUM_PATH: browserPath };
-    const run = await runCli(['read', server.url('/app'), '--render', 'always'], env, { timeoutMs: 30_000 });
+    const run = await runCli(['read', server.url('/app'), '--render', 'always'], env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Tide tables are printed');
