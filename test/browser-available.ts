@@ -15,6 +15,9 @@ export { TEST_BROWSER_PATH };
  */
 export const SLOW_MACHINE_RENDER_TIMEOUT = '50000';
 
+/** The same as a render's deadline in ms, for tests that call the renderer itself (src/browser/). */
+export const ORDINARY_RENDER_MS = Number(SLOW_MACHINE_RENDER_TIMEOUT);
+
 /** `describe` for tests that need a real browser: skipped without one, failed under CI. */
 export function describeWithBrowser(name: string, body: (browserPath: string) => void): void {
   const path = TEST_BROWSER_PATH;

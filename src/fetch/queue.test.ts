@@ -61,7 +61,7 @@ describe('createRequestQueue', () => {
     page.finish();
     await first;
     await second; // the caller's second request went first: the idle one yields to it
-    await vi.waitFor(() => expect(order).toEqual(['a1', 'a2', 'idle']));
+    await vi.waitFor(() => expect(order).toEqual(['a1', 'a2', 'idle']), { timeout: 10_000 });
     // While the idle request runs, a caller's request holds no wait for it: no turn taken, no slot held.
     const third = queue.schedule('http://a.test/3', async () => void order.push('a3'), { timeoutMs: 5000 });
     await third;
