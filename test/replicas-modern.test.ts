@@ -2,7 +2,8 @@
 // sessions (issue 25 scope 3): with no session, any replica answers any request, a call runs where its POST lands
 // (its progress on that POST's own stream), and cancelling it — ending that request — stops the call's upstream
 // requests on the replica running it. Redis holds no session and the cancellation bus carries nothing: those parts
-// are the 2025 era's alone (docs/scale-out.md).
+// are the 2025 era's alone (docs/scale-out.md). A crawl run as a task (the tasks extension) lives on the task store
+// on Redis: started on one replica, read and cancelled through the others.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { CANCEL_CHANNEL } from '../src/shared-state/redis-cancel-bus.js';
 import { REDIS_KEY_PREFIX } from '../src/shared-state/redis-link.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { describeWithRedis } from './redis-server.js';
+import { requestModern, withoutMeta } from './http/modern-rpc.js';
 import { startReplica, type Replica } from './replica-process.js';
 
 const MODERN = '2026-07-28';
@@ -133,6 +135,41 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
     expect(held.arrived).toBe(arrived);
     expect(held.aborted).toBe(arrived);
     expect(published).toEqual([]);
+    expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
+  });
+
+  it('runs a crawl as a task on one replica that the others read and cancel (the task store on Redis)', async () => {
+    const on = (replica: number) => `${replicas[replica]!.url}/mcp`;
+    const created = await requestModern(on(0), 'tools/call', {
+      name: 'crawl',
+      arguments: { url: origin.url('/small/0') },
+    });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result!.taskId as string;
+    let task: Record<string, unknown> = {};
+    let reads = 0;
+    await until('the task completes, read through the other replicas', async () => {
+      task = (await requestModern(on(1 + (reads++ % 2)), 'tasks/get', { taskId })).result!;
+      return task.status !== 'working';
+    });
+    expect(task.status).toBe('completed');
+    expect(JSON.stringify(task.result)).toContain('Small 2');
+    expect(await watcher.exists(`${REDIS_KEY_PREFIX}task:${taskId}`)).toBe(1);
+
+    // A crawl waiting on held pages on replica 0, cancelled through replica 1: replica 0 drops its requests.
+    const aborted = held.aborted;
+    const waiting = await requestModern(on(0), 'tools/call', {
+      name: 'crawl',
+      arguments: { url: origin.url('/held/start'), max_pages: 10 },
+    });
+    const waitingId = waiting.result!.taskId as string;
+    await until('the crawl waits on a held page', () => held.open > 0);
+    expect(withoutMeta((await requestModern(on(1), 'tasks/cancel', { taskId: waitingId })).result)).toEqual({
+      resultType: 'complete',
+    });
+    await until('replica 0 drops the held requests', () => held.open === 0 && held.aborted > aborted);
+    expect((await requestModern(on(2), 'tasks/get', { taskId: waitingId })).result!.status).toBe('cancelled');
+    expect(published).toEqual([]); // not the 2025 cancellation bus
     expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
   });
 });
