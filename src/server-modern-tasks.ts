@@ -92,7 +92,9 @@ export function createModernTasks(store: TaskStore, options: ModernTasksOptions 
           const result = await work(controller.signal, (message) => void write({ statusMessage: message }));
           // A tool's own error is a completed task whose result says isError (SEP-2663 "error semantics"); a
           // cancelled task stays cancelled (the store refuses to change an ended task).
-          await write({ status: 'completed', result: result as Record<string, unknown> });
+          // The result inlined as the call would have answered it in this era, `resultType` included (the tasks
+          // extension's requester, @modelcontextprotocol/ext-tasks, refuses one without).
+          await write({ status: 'completed', result: { ...result, resultType: 'complete' } });
         } catch (error) {
           const message = taskSentences.failed(errorMessage(error));
           await write({

@@ -70,7 +70,12 @@ describe('crawl as a 2026-07-28 task', () => {
       return task.status !== 'working';
     });
     expect(task.status).toBe('completed');
-    const result = task.result as { content: Array<{ text: string }>; structuredContent: { pages_read: number } };
+    const result = task.result as {
+      resultType: string;
+      content: Array<{ text: string }>;
+      structuredContent: { pages_read: number };
+    };
+    expect(result.resultType).toBe('complete'); // the call's own answer in this era, as the requester reads it
     expect(result.content[0]!.text).toContain('Docs B');
     expect(result.structuredContent.pages_read).toBe(3);
     expect(task).not.toHaveProperty('error');
