@@ -12,7 +12,7 @@ import { REDIS_KEY_PREFIX } from '../src/shared-state/redis-link.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { describeWithRedis } from './redis-server.js';
 import { requestModern, withoutMeta } from './http/modern-rpc.js';
-import { startReplica, type Replica } from './replica-process.js';
+import { startReplica, startServeHttp, type Replica } from './replica-process.js';
 
 const MODERN = '2026-07-28';
 
@@ -39,6 +39,7 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
   const calls: number[] = [];
   const held = { arrived: 0, aborted: 0, open: 0 };
   let client: Client;
+  let env: Record<string, string> = {};
 
   beforeAll(async () => {
     origin = await startFixtureServer();
@@ -63,7 +64,7 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
     subscriber = new Redis(redis.url);
     await subscriber.subscribe(CANCEL_CHANNEL);
     subscriber.on('message', (_channel, message: string) => published.push(message));
-    const env = {
+    env = {
       REDIS_URL: redis.url,
       ALLOW_PRIVATE_HOSTS: origin.hostPort,
       PER_DOMAIN_INTERVAL: '0',
@@ -171,5 +172,28 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
     expect((await requestModern(on(2), 'tasks/get', { taskId: waitingId })).result!.status).toBe('cancelled');
     expect(published).toEqual([]); // not the 2025 cancellation bus
     expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
+  });
+
+  it('a task whose replica shuts down ends with the crawl stopped and its continue_from id, read on another', async () => {
+    const leaving = await startServeHttp(env);
+    try {
+      const created = await requestModern(`${leaving.url}/mcp`, 'tools/call', {
+        name: 'crawl',
+        arguments: { url: origin.url('/held/start'), max_pages: 10 },
+      });
+      const taskId = created.result!.taskId as string;
+      const open = held.open;
+      await until('the crawl waits on a held page', () => held.open > open);
+      leaving.child.kill('SIGTERM');
+      expect(await leaving.exited).toBe(0); // a graceful stop waits for the task's crawl to answer
+      const task = (await requestModern(`${replicas[1]!.url}/mcp`, 'tasks/get', { taskId })).result!;
+      expect(task.status).toBe('completed');
+      const result = task.result as { content: Array<{ text: string }>; structuredContent: { continue_from?: string } };
+      expect(result.content[0]!.text).toContain('server shutting down');
+      // The crawl's own id, kept on the shared resume store: another replica continues it.
+      expect(result.structuredContent.continue_from).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      if (leaving.child.exitCode === null) leaving.child.kill('SIGKILL');
+    }
   });
 });
