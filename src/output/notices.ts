@@ -310,3 +310,43 @@ export function sectionLine(number: number, text: string): string {
 export function asSentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
+
+// --- ours: query (issue 26 item 3) -----------------------------------------------------------------------------------
+
+/** The heading line above one passage of a query's answer: its heading path, and its part of a long section. */
+export function passageHeading(path: readonly string[], part: number, parts: number, title?: string): string {
+  const where = path.length > 0 ? path.join(' › ') : (title ?? 'Opening of the page');
+  return parts > 1 ? `${where} (part ${part} of ${parts})` : where;
+}
+
+export interface QueryNoteFacts {
+  readonly query: string;
+  readonly shown: number;
+  readonly passageCount: number;
+  readonly sectionCount: number;
+  readonly sectionsLeftOut: number;
+  /** No passage had a word of the query: the page's opening is shown. */
+  readonly nothingMatched: boolean;
+  /** The page has headings `section` can name (an HTML page with more than one section). */
+  readonly canReadSection: boolean;
+}
+
+/** The one line after a query's answer: what was left out and how to read it. */
+export function queryNote(facts: QueryNoteFacts): string {
+  const asked = `query "${quoteInput(facts.query, 100)}"`;
+  const whole = 'call again without query for the whole page';
+  if (facts.nothingMatched) {
+    return `<note>No passage of the page has a word of ${asked}, so its opening is shown; ${whole}.</note>`;
+  }
+  const leftOut = facts.passageCount - facts.shown;
+  if (leftOut === 0) return `<note>${asked}: the whole page is shown, best-answering passage first.</note>`;
+  const sections =
+    facts.sectionsLeftOut > 0 ? `, ${facts.sectionsLeftOut} of ${facts.sectionCount} sections not shown at all` : '';
+  const how = facts.canReadSection
+    ? `read a section whole with section="<its heading>" (the last part of a path above), or ${whole}`
+    : whole;
+  return (
+    `<note>${facts.shown} of ${facts.passageCount} passages shown for ${asked}, best first; ` +
+    `${leftOut} left out${sections}: ${how}.</note>`
+  );
+}
