@@ -9,6 +9,7 @@
 // least 3 and at most 7, drawn with the same seed: a query an agent might write, sharing words with the answer but
 // not all of them, and not its sentence. Only the ground truth is read, never our extraction, so the set does not
 // follow what the ranking does.
+import console from 'node:console';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,6 +91,6 @@ const sets = {
 mkdirSync(OUT, { recursive: true });
 for (const [name, build] of Object.entries(sets)) {
   const questions = build().filter(Boolean);
-  writeFileSync(join(OUT, `${name}.json`), `${JSON.stringify({ seed: QUERY_SEED, questions }, null, 1)}\n`);
+  writeFileSync(join(OUT, `${name}.json`), `${JSON.stringify({ seed: QUERY_SEED, questions }, null, 2)}\n`);
   console.log(`${name}: ${questions.length} questions`);
 }

@@ -19,7 +19,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseArgs, TextEncoder } from 'node:util';
 import { halfOf, modernPages, multiPages, newsPages } from './eval-pages.mjs';
 import { markdownToText } from './eval-score.mjs';
 
@@ -142,5 +142,7 @@ for (const [set, pagesOf] of Object.entries(SETS)) {
 }
 console.log(line('all', summary(all)));
 for (const half of ['A', 'B']) console.log(line(`  half ${half}`, summary(all.filter((r) => r.half === half))));
-console.log(`(${((performance.now() - started) / 1000).toFixed(0)} s, CPU ${(process.cpuUsage().user / 1e6).toFixed(0)} s user)`);
+console.log(
+  `(${((performance.now() - started) / 1000).toFixed(0)} s, CPU ${(process.cpuUsage().user / 1e6).toFixed(0)} s user)`,
+);
 if (args.misses) for (const miss of misses) console.log(JSON.stringify(miss));

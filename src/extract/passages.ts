@@ -37,13 +37,15 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 
 /** A heading's text as a reader sees it: links, emphasis, code marks and backslash escapes taken off. */
 export function headingText(markdown: string): string {
-  return markdown
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/[*_`]+/g, '')
-    .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return (
+    markdown
+      .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      // An escaped character is that character; an unescaped emphasis or code mark goes (one pass, so `\_` stays `_`).
+      .replace(/\\([\\`*_{}[\]()#+\-.!|~<>])|[*_`]+/g, (_mark, escaped: string | undefined) => escaped ?? '')
+      .replace(/\s+/g, ' ')
+      .trim()
+  );
 }
 
 interface Section {
