@@ -11,6 +11,7 @@ describe('splitPassages', () => {
     expect(split.title).toBe('Manual');
     expect(paths(markdown)).toEqual(['', 'Install', 'Install › Linux', 'Install › Windows', 'Use']);
     expect(split.sectionCount).toBe(5);
+    expect(split.sectionHeadings).toEqual([undefined, 'Install', 'Linux', 'Windows', 'Use']);
     expect(split.passages[2]).toMatchObject({ text: 'apt.', section: 2, part: 1, parts: 1 });
   });
 
@@ -49,7 +50,7 @@ describe('splitPassages', () => {
   });
 
   it('a page with no text has no passages', () => {
-    expect(splitPassages('')).toEqual({ passages: [], sectionCount: 0 });
+    expect(splitPassages('')).toEqual({ passages: [], sectionCount: 0, sectionHeadings: [] });
   });
 });
 

@@ -30,6 +30,8 @@ export interface Passages {
   readonly passages: readonly Passage[];
   /** The number of sections (those with no text of their own, a heading followed at once by a deeper one, too). */
   readonly sectionCount: number;
+  /** Each section's heading, by section number; undefined for the text before the first heading. */
+  readonly sectionHeadings: readonly (string | undefined)[];
 }
 
 const ATX_HEADING = /^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$/;
@@ -151,5 +153,6 @@ export function splitPassages(markdown: string): Passages {
       passages.push({ path: section.path, text, section: index, part: part + 1, parts: texts.length }),
     );
   });
-  return { ...(title !== undefined && { title }), passages, sectionCount: counted.length };
+  const sectionHeadings = counted.map((section) => section.path.at(-1));
+  return { ...(title !== undefined && { title }), passages, sectionCount: counted.length, sectionHeadings };
 }

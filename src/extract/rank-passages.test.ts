@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { QUERY_PASSAGES, rankPassages } from './rank-passages.js';
+import { LEFT_OUT_HEADINGS, QUERY_PASSAGES, rankPassages } from './rank-passages.js';
 
 const MANUAL = [
   '# Widget',
@@ -24,6 +24,16 @@ describe('rankPassages', () => {
     expect(answer).toMatchObject({ title: 'Widget', passageCount: 6, sectionCount: 6 });
     expect(answer.passages.length).toBeLessThanOrEqual(QUERY_PASSAGES);
     expect(answer.sectionsLeftOut).toBe(6 - new Set(answer.passages.map((p) => p.section)).size);
+  });
+
+  it("names the left-out sections' headings in page order, the opening text (no heading) not named", () => {
+    const answer = rankPassages(MANUAL, 'MSI installer administrator');
+    expect(answer.leftOutHeadings).toEqual(['Installation', 'Linux', 'Configuration', 'Café']);
+    const many = Array.from({ length: 30 }, (_, i) => `## Heading ${i + 1}\n\nText ${i + 1}.`).join('\n\n');
+    const capped = rankPassages(many, 'text');
+    expect(capped.leftOutHeadings).toHaveLength(LEFT_OUT_HEADINGS);
+    expect(capped.sectionsLeftOut).toBe(30 - capped.passages.length);
+    expect(capped.leftOutHeadingCount).toBe(30 - capped.passages.length);
   });
 
   it('weighs the heading path: a word of a heading finds the passages under it', () => {

@@ -15,6 +15,8 @@ import { splitPassages, type Passage } from './passages.js';
 export const QUERY_PASSAGES = 3;
 /** A passage past the first scoring below this share of the best one is left out: it answers much less well. */
 export const QUERY_RELATIVE_SCORE = 0.5;
+/** At most this many headings of the sections left out are named (the count is always complete). */
+export const LEFT_OUT_HEADINGS = 10;
 
 export interface RankedPassage extends Passage {
   /** Its BM25+ score (higher answers better); 0 for the opening shown when nothing matched. */
@@ -33,6 +35,13 @@ export interface QueryAnswer {
   readonly sectionCount: number;
   /** Sections none of whose passages is returned. */
   readonly sectionsLeftOut: number;
+  /**
+   * The headings of the first LEFT_OUT_HEADINGS sections left out, in document order (the text `section` takes; the
+   * text before the first heading has none and is not named).
+   */
+  readonly leftOutHeadings: readonly string[];
+  /** How many left-out sections have a heading (leftOutHeadings names the first LEFT_OUT_HEADINGS of them). */
+  readonly leftOutHeadingCount: number;
 }
 
 // Function words of English that say nothing about what is asked ("how do I install it on linux"). Other languages'
@@ -65,7 +74,7 @@ export function normaliseWord(word: string): string {
 
 /** The passages of `markdown` that best answer `query`, best first (QueryAnswer). */
 export function rankPassages(markdown: string, query: string): QueryAnswer {
-  const { title, passages, sectionCount } = splitPassages(markdown);
+  const { title, passages, sectionCount, sectionHeadings } = splitPassages(markdown);
   const index = new MiniSearch<{ id: number; heading: string; text: string }>({
     fields: ['heading', 'text'],
     storeFields: [],
@@ -89,6 +98,7 @@ export function rankPassages(markdown: string, query: string): QueryAnswer {
     .map((result) => ({ ...passages[result.id as number]!, score: result.score }));
   const answered = chosen.length > 0 ? chosen : passages.slice(0, 1).map((passage) => ({ ...passage, score: 0 }));
   const shown = new Set(answered.map((passage) => passage.section));
+  const headed = sectionHeadings.filter((heading, section) => heading !== undefined && !shown.has(section));
   return {
     query,
     ...(title !== undefined && { title }),
@@ -97,5 +107,7 @@ export function rankPassages(markdown: string, query: string): QueryAnswer {
     passageCount: passages.length,
     sectionCount,
     sectionsLeftOut: sectionCount - shown.size,
+    leftOutHeadings: headed.slice(0, LEFT_OUT_HEADINGS) as string[],
+    leftOutHeadingCount: headed.length,
   };
 }

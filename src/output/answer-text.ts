@@ -28,6 +28,8 @@ export function answerNote(page: Pick<PageContent, 'answer' | 'kind'>): string {
     passageCount: answer.passageCount,
     sectionCount: answer.sectionCount,
     sectionsLeftOut: answer.sectionsLeftOut,
+    leftOutHeadings: answer.leftOutHeadings,
+    leftOutHeadingCount: answer.leftOutHeadingCount,
     nothingMatched: answer.matched === 0,
     canReadSection: page.kind === 'html' && answer.sectionCount > 1,
   });

@@ -325,6 +325,10 @@ export interface QueryNoteFacts {
   readonly passageCount: number;
   readonly sectionCount: number;
   readonly sectionsLeftOut: number;
+  /** The headings of the first sections left out (src/extract/rank-passages.ts LEFT_OUT_HEADINGS). */
+  readonly leftOutHeadings: readonly string[];
+  /** How many left-out sections have a heading: the named ones and the rest. */
+  readonly leftOutHeadingCount: number;
   /** No passage had a word of the query: the page's opening is shown. */
   readonly nothingMatched: boolean;
   /** The page has headings `section` can name (an HTML page with more than one section). */
@@ -340,10 +344,15 @@ export function queryNote(facts: QueryNoteFacts): string {
   }
   const leftOut = facts.passageCount - facts.shown;
   if (leftOut === 0) return `<note>${asked}: the whole page is shown, best-answering passage first.</note>`;
+  const named = facts.leftOutHeadings.map((heading) => `"${quoteInput(heading, 80)}"`);
+  const more = facts.leftOutHeadingCount - named.length;
+  const list = named.length === 0 ? '' : ` (${named.join(', ')}${more > 0 ? `, … and ${more} more` : ''})`;
   const sections =
-    facts.sectionsLeftOut > 0 ? `, ${facts.sectionsLeftOut} of ${facts.sectionCount} sections not shown at all` : '';
+    facts.sectionsLeftOut > 0
+      ? `, ${facts.sectionsLeftOut} of ${facts.sectionCount} sections not shown at all${list}`
+      : '';
   const how = facts.canReadSection
-    ? `read a section whole with section="<its heading>" (the last part of a path above), or ${whole}`
+    ? `read a section whole with section="<its heading>" (one named here, or the last part of a path above), or ${whole}`
     : whole;
   return (
     `<note>${facts.shown} of ${facts.passageCount} passages shown for ${asked}, best first; ` +

@@ -98,6 +98,7 @@ export function structuredAnswer(answer: NonNullable<PageContent['answer']>): Re
     passages_total: answer.passageCount,
     sections_total: answer.sectionCount,
     sections_left_out: answer.sectionsLeftOut,
+    left_out_headings: answer.leftOutHeadings,
   };
 }
 

@@ -23,7 +23,11 @@ describe('query', () => {
     const notes = text.split('\n').filter((line) => line.startsWith('<note>'));
     expect(notes).toHaveLength(1);
     expect(notes[0]).toMatch(/^<note>\d+ of 6 passages shown for query "install on linux with apt", best first; /);
-    expect(notes[0]).toContain('of 6 sections not shown at all: read a section whole with section="<its heading>"');
+    // The rest named: the sections left out by their headings, which `section` takes.
+    expect(notes[0]).toContain(
+      '5 of 6 sections not shown at all ("Install", "Windows", "Configuration", "Troubleshooting"): read a section ' +
+        'whole with section="<its heading>"',
+    );
     expect(result.structuredContent).toMatchObject({
       status: 'ok',
       query: {
@@ -53,7 +57,9 @@ describe('query', () => {
       query: 'windows installer',
     });
     expect(/^## (.+)$/m.exec(windows.text)?.[1]).toBe('Install › Windows');
-    expect(windows.text).toMatch(/<note>1 of 3 passages shown .*; 2 left out, 2 of 3 sections not shown at all/);
+    expect(windows.text).toMatch(
+      /<note>1 of 3 passages shown .*; 2 left out, 2 of 3 sections not shown at all \("Install", "Linux"\)/,
+    );
     expect(windows.structuredContent).toMatchObject({ section: { text: 'Install' }, query: { sections_total: 3 } });
   });
 
