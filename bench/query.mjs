@@ -12,7 +12,8 @@
 // ranked by the worker's own function (dist/extract/rank-passages.js). The answer's passage: the passage of the whole
 // page holding at least half of the answer's 3-word shingles (the most, if several); a question whose answer is in no
 // passage (extraction missed it) is counted apart, not as a miss. Figures for each set, each half (A/B, the fixed
-// split of eval-pages.mjs), and all together. The timer covers the ranking alone (split, index, search).
+// split of eval-pages.mjs), and all together. The timer covers the ranking alone (split, index, search), wall and
+// CPU time (this thread's, process.cpuUsage), medians per page.
 import console from 'node:console';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -85,6 +86,7 @@ function summary(rows) {
     meanRatio: ratios.length === 0 ? 0 : ratios.reduce((a, b) => a + b, 0) / ratios.length,
     sumRatio: whole === 0 ? 0 : returned / whole,
     medianRankMs: median(asked.map((row) => row.rankMs)),
+    medianRankCpuMs: median(asked.map((row) => row.rankCpuMs)),
   };
 }
 
@@ -93,7 +95,7 @@ function line(name, s) {
   return (
     `${name.padEnd(18)} ${String(s.questions).padStart(4)} questions, ${String(s.answerable).padStart(4)} with the ` +
     `answer in the page: returned ${pct(s.hitRate).padStart(7)} (${s.found}); tokens returned / whole page: mean ` +
-    `${pct(s.meanRatio).padStart(7)}, summed ${pct(s.sumRatio).padStart(7)}; ranking median ${s.medianRankMs.toFixed(2)} ms`
+    `${pct(s.meanRatio).padStart(7)}, summed ${pct(s.sumRatio).padStart(7)}; ranking median ${s.medianRankMs.toFixed(1)} ms (CPU ${s.medianRankCpuMs.toFixed(1)} ms)`
   );
 }
 
@@ -118,10 +120,13 @@ for (const [set, pagesOf] of Object.entries(SETS)) {
     const markdown = work.article?.content ?? '';
     const targets = answerPassagesOf(markdown, question.answer);
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     // --control: each page asked another page's question, the figure a ranking that knew nothing would reach.
     const asked = args.control ? questions[(questions.indexOf(question) + 7) % questions.length].query : question.query;
     const answer = rankPassages(markdown, asked);
     const rankMs = performance.now() - t0;
+    const cpu = process.cpuUsage(cpu0);
+    const rankCpuMs = (cpu.user + cpu.system) / 1000;
     const keys = new Set(answer.passages.map((passage) => `${passage.section}:${passage.part}`));
     const shown = `${answerPassages(answer)}\n\n${answerNote({ answer, kind: 'html' })}`;
     const row = {
@@ -132,6 +137,7 @@ for (const [set, pagesOf] of Object.entries(SETS)) {
       returnedTokens: await countTokensAsync(shown),
       pageTokens: Math.max(1, await countTokensAsync(markdown)),
       rankMs,
+      rankCpuMs,
     };
     rows.push(row);
     if (row.inPage && !row.found) misses.push({ set, id: question.id, query: question.query, answer: question.answer });

@@ -1,6 +1,5 @@
 // The pure functions a worker may run, by name. Each takes structured-clonable input and returns the same.
 import { decodeBody } from '../fetch/decode.js';
-import { rankPassages } from '../extract/rank-passages.js';
 import { readHtmlBody, readHtmlWork, readPdfBody, readSitemapBody, readTextBody, readTwinBody } from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
@@ -10,7 +9,9 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   readHtmlWork,
   readTwin: readTwinBody,
   // `query` (issue 26): the passages of a page's Markdown that best answer it (src/extract/rank-passages.ts).
-  answerQuery: (input: { markdown: string; query: string }) => rankPassages(input.markdown, input.query),
+  // Loaded with the first query, not with every worker (MiniSearch is the only module it brings).
+  answerQuery: async (input: { markdown: string; query: string }) =>
+    (await import('../extract/rank-passages.js')).rankPassages(input.markdown, input.query),
   // The engine's own files for machines (llms.txt, robots.txt under RESPECT_ROBOTS=always), decoded as sent.
   decode: (input: { bytes: Uint8Array; contentType: string | undefined }) =>
     decodeBody(input.bytes, input.contentType).text,
