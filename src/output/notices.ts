@@ -3,7 +3,8 @@
 // classes (src/errors.ts); tool and argument descriptions live with their tool's schema (src/tools/). The layers below
 // this one cannot import it, so their sentences are named where they are made: the crawler's skip reasons and
 // argument errors in src/crawl/reasons.ts, map's notes in src/crawl/map-site.ts (MAP_NOTES), the engine's in
-// src/engine/read-html.ts (--explain) and src/engine/render-step.ts, a missing section's in src/extract/section.ts.
+// src/engine/read-html.ts (--explain), src/engine/render-step.ts and src/engine/read-page.ts (`query` with `raw`), a
+// missing section's in src/extract/section.ts.
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
