@@ -60,6 +60,15 @@ ${ESSAY_PARAGRAPHS.map((paragraph) => `<p>${paragraph}</p>`).join('\n')}
 </article></main>
 </body></html>`;
 
+/** A Markdown document (text/markdown): ranked the same, but `section` names parts of HTML only. */
+export const NOTES_MD = [
+  '# Release notes',
+  '## Version 2',
+  'Version 2 adds dark mode and a faster chart renderer.',
+  '## Version 1',
+  'Version 1 was the first release, with bar and line charts.',
+].join('\n\n');
+
 function html(body: string) {
   return (_req: unknown, res: ServerResponse) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -67,8 +76,12 @@ function html(body: string) {
   };
 }
 
-/** /q/manual, /q/essay. */
+/** /q/manual, /q/essay, /q/notes.md. */
 export function addQueryPages(server: FixtureServer): void {
+  server.route('/q/notes.md', (_req: unknown, res: ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/markdown; charset=utf-8' });
+    res.end(NOTES_MD);
+  });
   server.route('/q/manual', html(MANUAL));
   server.route('/q/essay', html(ESSAY));
 }

@@ -73,6 +73,14 @@ describe('query', () => {
     expect(result.structuredContent).toMatchObject({ query: { sections_total: 1, sections_left_out: 0 } });
   });
 
+  it('a Markdown document is ranked too, and its note does not offer section, which reads HTML', async () => {
+    const result = await session.call('fetch', { url: server.url('/q/notes.md'), query: 'dark mode' });
+    expect(result.text).toContain('## Version 2\n\nVersion 2 adds dark mode');
+    expect(result.text).not.toContain('Version 1 was the first release');
+    expect(result.text).toContain('("Version 1"): call again without query for the whole page.</note>');
+    expect(result.text).not.toContain('section="');
+  });
+
   it('max_length cuts the answer, not the note, and start_index continues it', async () => {
     const url = server.url('/q/manual');
     const whole = await session.call('fetch', { url, query: 'configuration settings' });
