@@ -38,6 +38,8 @@ export interface CrawlCommandOptions {
   /** --selector and --exclude-selector: the crawl tool's selector and exclude_selectors. */
   readonly selector?: string;
   readonly excludeSelectors?: readonly string[];
+  /** --query: the crawl tool's query (each page's passages that best answer it). */
+  readonly query?: string;
   /** Where stopped crawls are kept between runs (default: a per-user directory under the system temp dir). */
   readonly resumeDir?: string;
   readonly out?: string;
@@ -106,6 +108,7 @@ export async function runCrawlCommand(engine: Engine, options: CrawlCommandOptio
     ...options.request,
     ...(options.selector !== undefined ? { selector: options.selector } : {}),
     ...(options.excludeSelectors !== undefined ? { exclude_selectors: options.excludeSelectors } : {}),
+    ...(options.query !== undefined ? { query: options.query } : {}),
   })) as CrawlArguments;
   // A progress line only on a terminal (crawl-progress.ts); its timer ends however the crawl does.
   const display = options.stderr.isTTY === true ? startProgressDisplay(options.stderr) : undefined;

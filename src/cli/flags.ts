@@ -79,6 +79,13 @@ export const FLAGS = {
     commands: ['read'],
     argument: 'section',
   },
+  query: {
+    type: 'string',
+    value: 'TEXT',
+    help: 'only the passages that best answer TEXT, best first, each under its heading path (per page in a crawl)',
+    commands: ['read', 'crawl'],
+    argument: 'query',
+  },
   selector: {
     type: 'string',
     value: 'CSS',

@@ -214,6 +214,7 @@ async function runCommand(
         ...requestFlags(values),
         ...selectFlags(values),
         ...(values.section !== undefined && { section: values.section }),
+        ...(values.query !== undefined && { query: values.query }),
       };
       return runOnce(config, shared, 'read', operands, findTool('fetch')!, args, {
         json,
@@ -294,6 +295,7 @@ async function crawlCommand(
       request: requestFlags(values),
       selector: values.selector,
       excludeSelectors: values['exclude-selector'],
+      query: values.query,
       out: values.out,
       json: values.json ?? false,
       stdout: process.stdout,

@@ -3,6 +3,7 @@ import type { ExplainEntry } from '../extract/trace.js';
 import type { SectionFound } from '../extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
+import type { QueryAnswer } from '../extract/rank-passages.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';
@@ -47,6 +48,11 @@ export interface ReadOptions extends RenderOptions {
    * heading of web_scraper's outline. Not found: InvalidArgumentError naming `section`, listing the headings.
    */
   readonly section?: string;
+  /**
+   * Only the passages of the Markdown that best answer this query, ranked, each under its heading path (`answer`);
+   * within `section` when both are given. Not with `raw`.
+   */
+  readonly query?: string;
 }
 
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */
@@ -110,6 +116,11 @@ export interface KindFields {
   readonly selectorMatched?: number;
   /** With `section`, for HTML: the heading found (its `#n`), or the headings there are when none is that one. */
   readonly section?: SectionFound;
+  /**
+   * With `query`, for a page read `ok` with content: the passages that best answer it, best first (`content` stays the
+   * whole text, so its size can be told).
+   */
+  readonly answer?: QueryAnswer;
 }
 
 export type PageContent = PageSource &

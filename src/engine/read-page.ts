@@ -37,6 +37,20 @@ async function withSection(page: PageContent, asked: string | undefined): Promis
   throw new InvalidArgumentError('section', message);
 }
 
+/** The error of `query` with `raw`: the passages are of the Markdown, which a raw read does not make. */
+export const QUERY_WITH_RAW =
+  'query ranks the passages of the Markdown, and raw returns the body as sent: call again without raw, or without query.';
+
+/**
+ * `query`: the passages of the page's text that best answer it, ranked in the worker (src/extract/rank-passages.ts),
+ * after `section` has cut the page (the query ranks within the section). Only a page read `ok` with text has them: a
+ * status line, a selector that matched nothing or the raw fallback of a failed extraction is shown as it is.
+ */
+async function withAnswer(page: PageContent, query: string | undefined, extractor: Extractor): Promise<PageContent> {
+  if (query === undefined || page.outcome !== 'ok' || page.extractionFailed || page.content.trim() === '') return page;
+  return { ...page, answer: await extractor.answerQuery(page.content, query) };
+}
+
 export interface ReaderIO {
   readonly extractor: Extractor;
   readonly loadPage: LoadPage;
@@ -84,6 +98,12 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
   }
 
   return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
+    if (options.query !== undefined && options.raw) throw new InvalidArgumentError('query', QUERY_WITH_RAW);
+    const page = await readWhole(url, options);
+    return withAnswer(page, options.query, extractor);
+  };
+
+  async function readWhole(url: string, options: ReadOptions): Promise<PageContent> {
     // A bad selector is the caller's mistake: said before anything is fetched (the tools' schemas say it first).
     if (options.selector !== undefined || options.waitFor !== undefined || options.excludeSelectors !== undefined) {
       (await import('../extract/select.js')).assertSelectOptions(options);
@@ -97,5 +117,5 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
     const attempt = await attemptRender(renderer, url, policy, staticRead, options);
     if (attempt.loaded) return withSection(await read(url, attempt.loaded, 'html', options), options.section);
     return withSection(attempt.skipped ? { ...page, renderSkipped: attempt.skipped } : page, options.section);
-  };
+  }
 }

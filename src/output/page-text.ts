@@ -20,6 +20,7 @@ import {
 import { OUTCOMES, type Outcome } from '../outcome.js';
 import { formatBytes } from '../formats/render-non-html.js';
 import { z } from 'zod';
+import { answerNote, answerPassages } from './answer-text.js';
 
 /** One short line where a text tool would otherwise return empty or misleading text. */
 export function statusLine(page: PageContent): string {
@@ -81,6 +82,27 @@ export const PAGE_RESULT_SHAPE = {
   selector_matched: z.number().int().optional().describe('Elements the selector matched'),
   section: z.object({ number: z.number().int(), text: z.string() }).optional(),
   markdown_source: z.enum(['link-alternate', 'llms.txt']).optional(),
+  query: z
+    .object({
+      query: z.string(),
+      passages: z
+        .array(
+          z.object({
+            path: z.array(z.string()).describe('The heading path of the passage'),
+            part: z.number().int(),
+            parts: z.number().int(),
+            score: z.number(),
+          }),
+        )
+        .describe('The passages shown, best first'),
+      passages_matched: z.number().int(),
+      passages_total: z.number().int(),
+      sections_total: z.number().int(),
+      sections_left_out: z.number().int(),
+      left_out_headings: z.array(z.string()),
+    })
+    .optional()
+    .describe('With query: the passages that answer it, and what was left out'),
 };
 
 export function structuredPage(
@@ -109,6 +131,25 @@ export function structuredPage(
     ...(page.selectorMatched !== undefined && { selector_matched: page.selectorMatched }),
     ...(page.section?.found && { section: { number: page.section.number, text: page.section.text } }),
     ...(page.markdownSource !== undefined && { markdown_source: page.markdownSource }),
+    ...(page.answer && { query: structuredAnswer(page.answer) }),
+  };
+}
+
+/** A query's answer in the structured result: what was asked, each passage's path and score, what was left out. */
+export function structuredAnswer(answer: NonNullable<PageContent['answer']>): Record<string, unknown> {
+  return {
+    query: answer.query,
+    passages: answer.passages.map((passage) => ({
+      path: passage.path,
+      part: passage.part,
+      parts: passage.parts,
+      score: Math.round(passage.score * 1000) / 1000,
+    })),
+    passages_matched: answer.matched,
+    passages_total: answer.passageCount,
+    sections_total: answer.sectionCount,
+    sections_left_out: answer.sectionsLeftOut,
+    left_out_headings: answer.leftOutHeadings,
   };
 }
 
@@ -130,16 +171,19 @@ export async function renderPageText(
       totalLength: 0,
     };
   }
-  const body = options.raw ? page.raw || page.content : page.content;
+  // With a query, the passages that answer it stand for the content: max_length and start_index apply to them.
+  const answered = !options.raw && page.answer ? answerPassages(page.answer) : undefined;
+  const body = options.raw ? page.raw || page.content : (answered ?? page.content);
   checkStartIndex(options.startIndex, body.length);
   const failed = !options.raw && page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
   const heading = contentsHeading(page.url);
+  const note = answered === undefined ? '' : answerNote(page);
   // The heading and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
   const cap = options.maxOutputTokens;
-  const frame = await frameTokens(cap, [failed, heading, widestTruncationNotice(body.length, toolName)], body);
+  const frame = await frameTokens(cap, [failed, heading, note, widestTruncationNotice(body.length, toolName)], body);
   const slice = await sliceContent(body, { ...options, maxTokens: capLimit(Infinity, cap, frame) });
   const notice = truncationNotice(slice, toolName);
-  const parts = [failed, heading, slice.text, notice];
+  const parts = [failed, heading, slice.text, note, notice];
   const continuation =
     notice && slice.nextIndex !== undefined
       ? { notice, nextIndex: slice.nextIndex, byTokens: slice.limitedBy === 'max_output_tokens' }

@@ -17,6 +17,7 @@ import { CRAWL_SUMMARY_TOKENS } from '../output/crawl-report.js';
 import { crawlBudgetLowered, crawlLandedNote, CRAWL_URL_MISSING, selectorMatchedNothing } from '../output/notices.js';
 import { capLimit } from '../output/truncate.js';
 import { statusLine } from '../output/page-text.js';
+import { pageBody } from '../output/answer-text.js';
 import { handOutResumeId, resumeStoreFor, takeResumeState } from './crawl-resume.js';
 import { loadRobots, loadSitemap } from './site-files.js';
 
@@ -59,7 +60,9 @@ export function engineCrawlIO(engine: Engine, options: ReadOptions = {}): CrawlI
         finalUrl: page.finalUrl,
         title: page.title,
         // A selector that matched nothing on this page says so in its place; the crawl still follows its links.
-        content: page.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl, options.selector) : page.content,
+        // With a query, the passages that answer it, under headings below the page's own (level 2).
+        content:
+          page.selectorMatched === 0 ? selectorMatchedNothing(page.finalUrl, options.selector) : pageBody(page, 3),
         rendered: page.rendered,
         ...(page.kind === 'html' && page.raw !== '' ? { html: page.raw } : {}),
         ...(page.links ? { links: page.links } : {}),

@@ -7,7 +7,7 @@ import type { CrawlRequest, CrawlRun } from '../runs/crawl-run.js';
 import { boundedString, integerBetween, patternList, stringList, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { selectOptions, selectShape } from './select-arguments.js';
+import { queryShape, selectOptions, selectShape } from './select-arguments.js';
 
 /** Entries per skipped list in structuredContent; the counts are always complete. */
 export const STRUCTURED_LIST_LIMIT = 1000;
@@ -58,6 +58,8 @@ export const crawlInputShape = {
   ...requestShape,
   // Like render and wait_for, these apply to the call that gives them: a continuation gives them again.
   ...selectShape,
+  // Ranks each page's passages: a page's section of the crawl holds only those that answer it.
+  ...queryShape,
 };
 
 export type CrawlArguments = z.infer<z.ZodObject<typeof crawlInputShape>>;

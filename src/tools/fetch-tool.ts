@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
+import { queryShape, sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -17,6 +17,7 @@ const inputShape = {
   ...requestShape,
   ...selectShape,
   section: sectionArgument,
+  ...queryShape,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {

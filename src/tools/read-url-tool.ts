@@ -18,8 +18,9 @@ import { countTokensAsync } from '../tokens.js';
 import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
+import { queryShape, sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { PAGE_RESULT_SHAPE, statusLine, structuredPage } from '../output/page-text.js';
+import { answerNote, answerPassages } from '../output/answer-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -35,6 +36,7 @@ const inputShape = {
   ...requestShape,
   ...selectShape,
   section: sectionArgument,
+  ...queryShape,
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
@@ -82,7 +84,10 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
       return { text: rendered.text, structured: structuredPage(page, rendered) };
     }
     const links = args.include_links ? linksSection(page) : '';
-    const body = [page.content, links].filter((part) => part !== '').join('\n\n');
+    // With a query, the passages that answer it stand for the content (the header still counts the whole page's).
+    const content = page.answer ? answerPassages(page.answer) : page.content;
+    const body = [content, links].filter((part) => part !== '').join('\n\n');
+    const note = answerNote(page);
     checkStartIndex(args.start_index, body.length);
     const words = await countWords(page.content);
     const tokens = await countTokensAsync(page.content);
@@ -98,14 +103,14 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
     // The header and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
     const cap = engine.config.maxOutputTokens;
     const widest = widestTruncationNotice(body.length, 'read_url');
-    const frame = await frameTokens(cap, [header(true), '---', failed, unmatched, widest]);
+    const frame = await frameTokens(cap, [header(true), '---', failed, unmatched, note, widest]);
     const slice = await sliceContent(body, {
       maxLength,
       startIndex: args.start_index,
       maxTokens: capLimit(Infinity, cap, frame),
     });
     const truncated = slice.nextIndex !== undefined;
-    const parts = [header(truncated), '---', failed, unmatched, slice.text, truncationNotice(slice, 'read_url')];
+    const parts = [header(truncated), '---', failed, unmatched, slice.text, note, truncationNotice(slice, 'read_url')];
     const rendered = { text: '', truncated, nextIndex: slice.nextIndex, totalLength: slice.totalLength };
     return {
       text: parts.filter((part) => part !== '').join('\n\n'),

@@ -1,5 +1,6 @@
 // The arguments that choose parts of a page (issue 14 items 3 and 4): `selector` and `exclude_selectors` on the tools
-// that read a page's content (fetch, read_url, web, web_scraper, crawl), `section` on fetch and read_url. The
+// that read a page's content (fetch, read_url, web, web_scraper, crawl), `section` on fetch and read_url; and
+// `query` (issue 26 item 3) on fetch, read_url and crawl. The
 // schemas compile each selector with the same engine that runs it (src/extract/select.ts), so a bad one is refused
 // before anything is fetched. The check is async: css-select loads with the first selector given, not with the
 // server (start-up, npm run bench:start); every front door parses arguments with parseAsync (run-tool.ts, the SDK).
@@ -48,15 +49,43 @@ export const sectionArgument = boundedString('section', "a heading's text or #n"
       'not found, the error lists the headings. max_length and start_index apply to the section.',
   );
 
-/** The selector arguments as the engine's read options. */
-export function selectOptions(args: { selector?: string; exclude_selectors?: string[]; section?: string }): {
+/** The longest `query`: a question, not a document. */
+export const MAX_QUERY_LENGTH = 1000;
+
+// `query` (issue 26 item 3), on every tool that reads pages for a model (fetch, read_url, crawl per page, and the
+// tools that read many). A query of only spaces is as empty as '' (nothing to rank by).
+export const queryArgument = z
+  .string({ error: 'query must be a string: the question the page should answer' })
+  .max(MAX_QUERY_LENGTH, { error: `query is too long (at most ${MAX_QUERY_LENGTH} characters)` })
+  .refine((value) => value.trim() !== '', {
+    error: 'query must not be empty: give the question the page should answer, or leave query out for the whole page',
+  })
+  .optional()
+  .describe(
+    'Only the passages of the page that best answer this question or these keywords, best first (BM25 ranking), ' +
+      "each under its heading path (e.g. '## Install › Linux'), then one line saying how many were left out. Long " +
+      'sections and pages without headings are cut into passages of about 150 words. With section, ranks within it.',
+  );
+
+/** `query`, spread into the input schema of each tool that reads pages for a model. */
+export const queryShape = { query: queryArgument };
+
+/** The selector arguments, `section` and `query` as the engine's read options. */
+export function selectOptions(args: {
+  selector?: string;
+  exclude_selectors?: string[];
+  section?: string;
+  query?: string;
+}): {
   selector?: string;
   excludeSelectors?: string[];
   section?: string;
+  query?: string;
 } {
   return {
     ...(args.selector !== undefined && { selector: args.selector }),
     ...(args.exclude_selectors?.length && { excludeSelectors: args.exclude_selectors }),
     ...(args.section !== undefined && { section: args.section }),
+    ...(args.query !== undefined && { query: args.query }),
   };
 }

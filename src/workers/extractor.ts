@@ -3,6 +3,7 @@
 import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { ParsedSitemap } from '../crawl/sitemap.js';
+import type { QueryAnswer } from '../extract/rank-passages.js';
 import { createWorkerPool } from './pool.js';
 import type {
   HtmlBody,
@@ -29,6 +30,8 @@ export interface Extractor {
   readHtmlWork(input: HtmlWorkInput): Promise<HtmlWork>;
   /** A Markdown twin's body under its notice, clean; undefined when empty. */
   readTwin(input: TwinBodyInput): Promise<string | undefined>;
+  /** The passages of a page's Markdown that best answer `query`, ranked (src/extract/rank-passages.ts). */
+  answerQuery(markdown: string, query: string): Promise<QueryAnswer>;
   /** A body decoded by its charset (src/fetch/decode.ts), as the server sent it: the engine's own files (llms.txt). */
   decode(bytes: Uint8Array, contentType: string | undefined): Promise<string>;
   /** A sitemap's URLs: its text, or a gzipped one's bytes unpacked (src/crawl/sitemap.ts). */
@@ -67,6 +70,7 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),
     readHtmlWork: (input) => pool.run<HtmlWork>('readHtmlWork', input, config.extractTimeoutMs),
     readTwin: (input) => pool.run<string | undefined>('readTwin', input, linearLimitMs),
+    answerQuery: (markdown, query) => pool.run<QueryAnswer>('answerQuery', { markdown, query }, linearLimitMs),
     decode: (bytes, contentType) => pool.run<string>('decode', { bytes, contentType }, linearLimitMs),
     sitemap: (body) => pool.run<ParsedSitemap>('sitemap', { body }, linearLimitMs),
     warm: () => pool.warm(),

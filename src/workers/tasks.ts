@@ -8,6 +8,10 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   readHtml: readHtmlBody,
   readHtmlWork,
   readTwin: readTwinBody,
+  // `query` (issue 26): the passages of a page's Markdown that best answer it (src/extract/rank-passages.ts).
+  // Loaded with the first query, not with every worker (MiniSearch is the only module it brings).
+  answerQuery: async (input: { markdown: string; query: string }) =>
+    (await import('../extract/rank-passages.js')).rankPassages(input.markdown, input.query),
   // The engine's own files for machines (llms.txt, robots.txt under RESPECT_ROBOTS=always), decoded as sent.
   decode: (input: { bytes: Uint8Array; contentType: string | undefined }) =>
     decodeBody(input.bytes, input.contentType).text,
