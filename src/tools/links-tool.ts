@@ -26,7 +26,12 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
     // Ranked and cut to max_links where they are read: no more are ever shown (issue 23, memory).
-    const reading = { want: 'links', siteLinksLimit: args.max_links, withoutRaw: true, ...requestOptions(args) } as const;
+    const reading = {
+      want: 'links',
+      siteLinksLimit: args.max_links,
+      withoutRaw: true,
+      ...requestOptions(args),
+    } as const;
     const page = await engine.readPage(args.url, { signal, ...reading });
     const common = linkPageSummary(args.url, page);
     const { ranked, total } = siteLinks(page);
