@@ -9,6 +9,7 @@
 //
 //   npm run bench:memory                               → this worktree's dist/, 5 runs of each case
 //   npm run bench:memory -- --base /work/base/dist     → and another build's dist/ (e.g. before a change), interleaved
+//                                                        (--base again for more builds, all in the same run)
 //   npm run bench:memory -- --runs 3 --case fetch-9mb
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
@@ -23,7 +24,7 @@ const print = (line = '') => process.stdout.write(`${line}\n`);
 const { values } = parseArgs({
   options: {
     runs: { type: 'string', default: '5' },
-    base: { type: 'string' },
+    base: { type: 'string', multiple: true },
     dist: { type: 'string' },
     case: { type: 'string', multiple: true },
   },
@@ -31,7 +32,7 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const root = fileURLToPath(new URL('../', import.meta.url));
 const builds = [
-  ...(values.base ? [{ name: `base (${values.base})`, dist: values.base }] : []),
+  ...(values.base ?? []).map((dist) => ({ name: `base (${dist})`, dist })),
   { name: `this (${values.dist ?? 'dist'})`, dist: values.dist ?? `${root}dist` },
 ];
 

@@ -26,10 +26,19 @@ const LINKS = 200_000;
 const anchors = () =>
   `<html><body><ul>${Array.from({ length: LINKS }, (_, n) => `<li><a href="/a/${n}">Anchor ${n}</a></li>`).join('')}</ul></body></html>`;
 
+/** Every URL of /a/0 … /a/99,999 twice, then /top three times and one link off the site: ranked, then cut. */
+const rankedAnchors = () => {
+  const half = LINKS / 2;
+  const items = Array.from({ length: LINKS }, (_, n) => `<li><a href="/a/${n % half}">Anchor ${n}</a></li>`);
+  const tail = '<a href="/top">Top</a><a href="/top">Top again</a><a href="https://elsewhere.example/x">x</a>';
+  return `<html><body><ul>${items.join('')}</ul>${tail}<a href="/top"></a></body></html>`;
+};
+
 const server = useFixtureServer((server) => {
   server.route('/article', respondWith('text/html; charset=utf-8', ARTICLE));
   server.route('/long-line', respondWith('text/html; charset=utf-8', longLinePage(16_000)));
   server.route('/anchors', respondWith('text/html; charset=utf-8', anchors()));
+  server.route('/ranked-anchors', respondWith('text/html; charset=utf-8', rankedAnchors()));
 });
 
 let opened: WebReader | undefined;
@@ -84,5 +93,25 @@ describe('a page read keeps what the reader returns, not the page it read', () =
     expect(structured.links).toHaveLength(100);
     expect(structured.links[0]!.url).toBe(server.url('/a/0'));
     expect(structured.links[99]!.url).toBe(server.url('/a/99'));
+  });
+
+  it(`links of ${LINKS.toLocaleString('en')} anchors: ranked, de-duplicated and cut where they are read`, async () => {
+    const url = server.url('/ranked-anchors');
+    const result = await reader().call('links', { url, max_links: 50 });
+    const structured = result.structured as unknown as {
+      total_links: number;
+      links: { url: string; text: string; count: number }[];
+    };
+    expect(structured.total_links).toBe(LINKS / 2 + 1);
+    expect(structured.links).toHaveLength(50);
+    expect(structured.links[0]).toEqual({ url: server.url('/top'), text: 'Top', count: 3 });
+    expect(structured.links[1]).toEqual({ url: server.url('/a/0'), text: 'Anchor 0', count: 2 });
+    expect(structured.links[49]).toEqual({ url: server.url('/a/48'), text: 'Anchor 48', count: 2 });
+    expect(result.text).toContain(`50 of ${LINKS / 2 + 1} links found on`);
+    // Only the kept links cross back from the extraction worker: 50, not 200,003 to be ranked on the event loop.
+    const page = await reader().engine.readPage(url, { want: 'links', siteLinksLimit: 50, withoutRaw: true });
+    expect(page.linkList?.links).toEqual([]);
+    expect(page.linkList?.site?.ranked).toEqual(structured.links);
+    expect(page.linkList?.site?.total).toBe(LINKS / 2 + 1);
   });
 });

@@ -30,6 +30,12 @@ export interface ReadOptions extends RenderOptions {
    * extraction worker only to be dropped.
    */
   readonly withoutRaw?: boolean;
+  /**
+   * With `want: 'links'`: only the page's same-site links, ranked, the first this many, and their total
+   * (`linkList.site`, link-set.ts rankSiteLinks) — all a caller that shows no more needs (the links tool's
+   * max_links). HTML only; a feed's links come whole.
+   */
+  readonly siteLinksLimit?: number;
   /** With the article: also every visible link with its text (`linkList`), from the same crossing (read_url). */
   readonly withLinkList?: boolean;
   /** Also list an HTML page's links, from the same parse as its content (the crawler). */

@@ -27,7 +27,10 @@ function wantedWork(options: ReadOptions, isPartOf: boolean): Omit<HtmlWorkInput
   const select = { selector: options.selector, excludeSelectors: options.excludeSelectors };
   switch (options.want ?? 'article') {
     case 'links':
-      return { linkList: true };
+      return {
+        linkList: true,
+        ...(options.siteLinksLimit !== undefined && { siteLinksLimit: options.siteLinksLimit }),
+      };
     case 'scrape':
       return { scrape: select };
     case 'article':

@@ -213,7 +213,8 @@ function lastBreak(text: string): number {
   return -1;
 }
 
-const measuredLength = (text: string): number => cleanText(text).replace(/\s+/g, ' ').trim().length;
+/** Readable characters of visible text as the outcome rules count them: clean, whitespace collapsed, trimmed. */
+export const measuredLength = (text: string): number => cleanText(text).replace(/\s+/g, ' ').trim().length;
 
 /**
  * A page's visible text length as the outcome rules read it (src/outcome.ts): exact below OUTCOME_READABLE_CHARS,

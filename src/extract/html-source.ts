@@ -99,9 +99,12 @@ export function cutNeverRendered(html: string, styles?: StyleSource[]): string {
         end = close.end;
       }
     }
+    CUT_START.lastIndex = end;
+    // A cut that changes nothing (`<title>x</title>` as written) leaves the run of kept text unbroken: a page whose
+    // only cuts are such is returned as it is, not copied (issue 23: a 9 MB page stays one string, not two).
+    if (keep + insert.length === end && html.startsWith(insert, keep)) continue;
     out += html.slice(kept, keep) + insert;
     kept = end;
-    CUT_START.lastIndex = end;
   }
   return kept === 0 ? html : out + html.slice(kept);
 }

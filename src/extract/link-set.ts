@@ -17,6 +17,17 @@ export interface ExtractedLinks {
   readonly canonicalUrl?: string;
   /** Characters of the page's visible text (hidden blocks removed) as its outcome reads them (pageReadableLength). */
   readonly pageTextLength?: number;
+  /**
+   * Read with a `siteLinksLimit`: the page's same-site links ranked, the first that many, and how many there are;
+   * `links` is then empty, so that a page of 200,000 links does not cross from the worker for 100 (issue 23).
+   */
+  readonly site?: SiteLinks;
+}
+
+/** A page's same-site links ranked (rankLinks), perhaps only the first of them, and how many there are in all. */
+export interface SiteLinks {
+  readonly ranked: RankedLink[];
+  readonly total: number;
 }
 
 /** What a crawler follows from a page: where its links lead, each once, and its canonical URL. */
@@ -93,4 +104,10 @@ export function uniqueLinks(links: readonly PageLink[]): PageLink[] {
     else if (entry.text === '') entry.text = link.text;
   }
   return [...byUrl.values()];
+}
+
+/** The same-site links of a page (`pageUrl`), ranked (rankLinks): the first `limit`, and how many there are. */
+export function rankSiteLinks(links: readonly PageLink[], pageUrl: string, limit = Infinity): SiteLinks {
+  const ranked = rankLinks(links.filter((link) => isSameSite(link.url, pageUrl)));
+  return { ranked: ranked.length > limit ? ranked.slice(0, limit) : ranked, total: ranked.length };
 }

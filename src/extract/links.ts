@@ -6,7 +6,8 @@ import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
 import { pageReadableLength } from './block-stats.js';
 import { removeHidden } from './clean-hidden.js';
-import { parsePage } from './parse-page.js';
+import { cutPage, parsePage, type CutPage } from './parse-page.js';
+import { streamLinks } from './link-stream.js';
 import { collapseWhitespace, findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import type { ExtractedLinks, PageLink } from './link-set.js';
 
@@ -77,9 +78,31 @@ export function readCanonicalUrl(doc: HtmlDocument, baseUrl: string): string | u
   return canonical === undefined ? undefined : resolveHref(canonical, baseUrl);
 }
 
-/** HTML text → its visible links (the worker task behind `links`, `web` links mode and `extract_links`). */
+/**
+ * HTML text → its visible links (the worker task behind `links`, `web` links mode and `extract_links`): read from
+ * the parser's events without a tree where the page allows it (link-stream.ts), else from its tree.
+ */
 export function extractLinks(html: string, pageUrl: string): ExtractedLinks {
-  const { doc, metadata, sheet } = parsePage(html, pageUrl);
+  const cut = cutPage(html);
+  const streamed = streamLinks(cut, pageUrl);
+  if (!streamed) return extractLinksFromTree(html, pageUrl, cut);
+  const { baseUrl, canonicalHref } = streamed;
+  // Resolved in place: a list of 200,000 links is not copied into a second (issue 23).
+  const links = streamed.links;
+  let kept = 0;
+  for (const link of links) {
+    const url = resolveHref(link.url, baseUrl);
+    if (url !== undefined) links[kept++] = { url, text: link.text };
+  }
+  links.length = kept;
+  const canonicalUrl = canonicalHref === undefined ? undefined : resolveHref(canonicalHref, baseUrl);
+  const { hiddenBlocksDropped, pageTextLength } = streamed;
+  return { links, hiddenBlocksDropped, pageTextLength, ...(canonicalUrl ? { canonicalUrl } : {}) };
+}
+
+/** extractLinks from the page's tree: any page, hiding rules of its sheets included. */
+export function extractLinksFromTree(html: string, pageUrl: string, cut: CutPage = cutPage(html)): ExtractedLinks {
+  const { doc, metadata, sheet } = parsePage(html, pageUrl, cut);
   const { baseUrl } = metadata;
   // Read before cleaning removes <head>.
   const canonicalUrl = readCanonicalUrl(doc, baseUrl);

@@ -25,7 +25,15 @@ function declaresArticle(doc: HtmlDocument): boolean {
 }
 
 function readBaseUrl(doc: HtmlDocument, pageUrl: string): string {
-  const href = findElement(doc, (el) => el.name === 'base' && el.attribs.href !== undefined)?.attribs.href?.trim();
+  return baseUrlOf(
+    findElement(doc, (el) => el.name === 'base' && el.attribs.href !== undefined)?.attribs.href,
+    pageUrl,
+  );
+}
+
+/** What links resolve against: the first `<base>` with an href (`href`), resolved against the page URL, else it. */
+export function baseUrlOf(baseHref: string | undefined, pageUrl: string): string {
+  const href = baseHref?.trim();
   if (!href) return pageUrl;
   try {
     const base = new URL(href, pageUrl);

@@ -3,7 +3,7 @@
 // What each reader reads next from `<head>` (canonical URL, meta tags) it reads before it calls removeHidden with
 // `sheet`: cleaning removes `<head>`.
 import { readHidingSheet, type HidingSheet } from './hidden-css.js';
-import type { StyleSource } from './html-source.js';
+import { cutNeverRendered, type StyleSource } from './html-source.js';
 import { readMetadata, type PageMetadata } from './metadata.js';
 import { parseHtml, type HtmlDocument } from './parse.js';
 
@@ -15,8 +15,20 @@ export interface ParsedPage {
   readonly sheet: HidingSheet;
 }
 
-export function parsePage(html: string, pageUrl: string): ParsedPage {
+/** The source pre-pass of a page (cutNeverRendered) and the hiding rules of the sheets it cut. */
+export interface CutPage {
+  readonly source: string;
+  readonly sheet: HidingSheet;
+}
+
+export function cutPage(html: string): CutPage {
   const styles: StyleSource[] = [];
-  const doc = parseHtml(html, { styles });
-  return { doc, metadata: readMetadata(doc, pageUrl), sheet: readHidingSheet(html, styles) };
+  const source = cutNeverRendered(html, styles);
+  return { source, sheet: readHidingSheet(html, styles) };
+}
+
+/** `cut`: the page's pre-pass already run (cutPage), not run again. */
+export function parsePage(html: string, pageUrl: string, cut: CutPage = cutPage(html)): ParsedPage {
+  const doc = parseHtml(html, { source: cut.source });
+  return { doc, metadata: readMetadata(doc, pageUrl), sheet: cut.sheet };
 }

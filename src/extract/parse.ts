@@ -159,9 +159,12 @@ export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {})
   return handler.root;
 }
 
-/** `options.styles` collects the page's `<style>` sheets as the pre-pass cuts them (for hidden-css.ts). */
-export function parseHtml(html: string, options: { styles?: StyleSource[] } = {}): HtmlDocument {
-  const source = cutNeverRendered(html, options.styles);
+/**
+ * `options.styles` collects the page's `<style>` sheets as the pre-pass cuts them (for hidden-css.ts);
+ * `options.source` is the pre-pass already run on `html` (cutNeverRendered), not run again.
+ */
+export function parseHtml(html: string, options: { styles?: StyleSource[]; source?: string } = {}): HtmlDocument {
+  const source = options.source ?? cutNeverRendered(html, options.styles);
   const builder = new TreeBuilder(); // the light tree (tree-builder.ts); feeds keep domhandler's, above
   new DepthCappedParser(builder, source, false).end(source);
   const doc = builder.root;
@@ -169,9 +172,17 @@ export function parseHtml(html: string, options: { styles?: StyleSource[] } = {}
   return doc;
 }
 
+/**
+ * htmlparser2's events for HTML the pre-pass has cut (cutNeverRendered), under the same depth cap, to a handler that
+ * builds no tree (link-stream.ts). The handler sees what TreeBuilder would build from, before placeBodyContent.
+ */
+export function streamHtml(source: string, handler: Partial<Handler>): void {
+  new DepthCappedParser(handler, source, false).end(source);
+}
+
 // What may stay in <head> (HTML §13.2.6.4.4, "in head"): any other start tag, or text that is not whitespace, ends
 // the head and starts the body in a browser.
-const HEAD_CONTENT = new Set([
+export const HEAD_CONTENT: ReadonlySet<string> = new Set([
   'base', 'basefont', 'bgsound', 'link', 'meta', 'title', 'noscript', 'noframes', 'style', 'script', 'template',
 ]); // prettier-ignore
 
@@ -233,7 +244,7 @@ function isContent(node: HtmlNode): boolean {
   return isElement(node) || (node.type === 'text' && !isWhitespace(node.data));
 }
 
-function isWhitespace(text: string): boolean {
+export function isWhitespace(text: string): boolean {
   return /^[\t\n\f\r ]*$/.test(text);
 }
 

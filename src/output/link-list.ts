@@ -2,7 +2,7 @@
 // until adding another full line would exceed the specified limit"), with SPEC "Continuation": a cut list names the
 // start_index that continues it, and the server-wide token cap applies when no smaller limit was given.
 import type { PageContent } from '../engine/page-content.js';
-import { isSameSite, rankLinks, type RankedLink } from '../extract/link-set.js';
+import { rankSiteLinks, type RankedLink, type SiteLinks } from '../extract/link-set.js';
 import { ageSeconds } from './page-text.js';
 import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { truncationSentence } from './notices.js';
@@ -115,10 +115,12 @@ export function markdownLink(text: string, url: string): string {
   return `[${label}](${shortenLinkPart(url).replace(/[()\s]/g, (c) => encodeURIComponent(c))})`;
 }
 
-/** A page's same-site links, ranked (frequency, then first appearance): the links tool and web's links mode. */
-export function siteLinks(page: PageContent): RankedLink[] {
-  const links = page.linkList?.links ?? [];
-  return rankLinks(links.filter((link) => isSameSite(link.url, page.finalUrl)));
+/**
+ * A page's same-site links, ranked (frequency, then first appearance), and how many there are: the links tool and
+ * web's links mode. Ranked in the worker when the read asked for it (ReadOptions.siteLinksLimit), else here.
+ */
+export function siteLinks(page: PageContent): SiteLinks {
+  return page.linkList?.site ?? rankSiteLinks(page.linkList?.links ?? [], page.finalUrl);
 }
 
 /** linkPageSummary's fields as a schema (outputSchema of links and of web's links mode), kept beside it. */

@@ -36,22 +36,28 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
   outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
-    const reading = { want: 'links', withoutRaw: true, ...requestOptions(args) } as const;
+    // Ranked and cut to max_links where they are read: no more are ever shown (issue 23, memory).
+    const reading = {
+      want: 'links',
+      siteLinksLimit: args.max_links,
+      withoutRaw: true,
+      ...requestOptions(args),
+    } as const;
     const page = await engine.readPage(args.url, { signal, ...reading });
     const common = linkPageSummary(args.url, page);
-    const links = siteLinks(page);
-    if (links.length === 0) {
+    const { ranked, total } = siteLinks(page);
+    if (total === 0) {
       return {
         text: noLinksRead(args.url, noLinksReason(page, true)),
         structured: { status: page.outcome, ...common, truncated: false, total_links: 0, links: [] },
       };
     }
-    const chosen = links.slice(0, args.max_links);
+    const chosen = ranked.slice(0, args.max_links);
     // max_links bounds the list; the token cap (MAX_OUTPUT_TOKENS, heading and notice inside it) still holds for a
     // very large max_links.
     const cap = engine.config.maxOutputTokens;
     const frame = await frameTokens(cap, [
-      linksHeading(chosen.length, links.length, args.url),
+      linksHeading(chosen.length, total, args.url),
       linksCappedNotice(chosen.length),
     ]);
     const limited = await limitLines(
@@ -62,12 +68,12 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     const capped = limited.limitedBy === 'max_output_tokens';
     const notice = capped ? `\n\n${linksCappedNotice(shown.length)}` : '';
     return {
-      text: `${linksHeading(shown.length, links.length, args.url)}\n\n${limited.lines.join('\n')}${notice}`,
+      text: `${linksHeading(shown.length, total, args.url)}\n\n${limited.lines.join('\n')}${notice}`,
       structured: {
         status: page.outcome,
         ...common,
         truncated: capped,
-        total_links: links.length,
+        total_links: total,
         links: shown.map(({ url, text, count }) => ({ url, text, count })),
       },
     };

@@ -59,7 +59,7 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   const reading = { ...renderOptions(args), ...requestOptions(args) };
   const page = await engine.readPage(args.url, { signal, want: 'links', withoutRaw: true, ...reading });
   const common = linkPageSummary(args.url, page);
-  const links = siteLinks(page);
+  const links = siteLinks(page).ranked;
   if (links.length === 0) {
     return {
       text: withRenderNote(noLinksFound(args.url, noLinksReason(page, true)), page.renderSkipped),

@@ -1,7 +1,7 @@
 // The worker pool runs the compiled worker (dist/), which `npm test` builds first.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsCaller } from './callers.js';
-import { createWorkerPool, type WorkerPool } from './pool.js';
+import { createWorkerPool, WORKER_YOUNG_GENERATION_MB, type WorkerPool } from './pool.js';
 
 const SCRIPT = new URL('../../dist/workers/extract-worker.js', import.meta.url);
 let pool: WorkerPool | undefined;
@@ -18,6 +18,12 @@ it('runs extraction off the main thread', async () => {
   const html = '<html><body><article><h1>Hi</h1><p>Some words here to read.</p></article></body></html>';
   const work = await pool.run<{ article: { content: string } }>('readHtmlWork', page(html), 5000);
   expect(work.article.content).toContain('Some words here to read.');
+});
+
+it("starts its workers with a small young generation, so a big page's garbage is collected as it goes", async () => {
+  pool = createWorkerPool(SCRIPT, 1);
+  const limits = await pool.run<{ maxYoungGenerationSizeMb: number }>('resourceLimits', {}, 5000);
+  expect(limits.maxYoungGenerationSizeMb).toBe(WORKER_YOUNG_GENERATION_MB);
 });
 
 it('stops a task over its time limit, replaces the worker and keeps serving', async () => {

@@ -14,7 +14,7 @@ import { extractArticle, type SectionFound } from '../extract/extract-article.js
 import type { SelectOptions } from '../extract/select.js';
 import { extractLinks, pageTextLengthOf } from '../extract/links.js';
 import { scrapeHtml, type ScrapedHtml } from '../extract/scrape.js';
-import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
+import { rankSiteLinks, type ExtractedLinks, type LinkTargets } from '../extract/link-set.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
 import { disarmMarkdownLinks } from '../formats/disarm-markdown.js';
@@ -205,6 +205,8 @@ export interface HtmlWorkInput {
   readonly article?: ArticleOptions;
   /** Every visible link with its text (links, extract_links, web links mode, read_url's links, map). */
   readonly linkList?: boolean;
+  /** With `linkList`: only the same-site links ranked, the first this many, and their total (ExtractedLinks.site). */
+  readonly siteLinksLimit?: number;
   /** web_scraper's document, with the caller's selectors. */
   readonly scrape?: SelectOptions;
   /**
@@ -228,6 +230,12 @@ export interface HtmlWork extends HtmlBody {
   readonly hiddenBlocksDropped: number;
 }
 
+/** A page's links, or with `siteLinksLimit` its ranked same-site links, cut where they are read (issue 23). */
+function linksAsAsked(found: ExtractedLinks, input: HtmlWorkInput): ExtractedLinks {
+  if (input.siteLinksLimit === undefined) return found;
+  return { ...found, links: [], site: rankSiteLinks(found.links, input.baseUrl, input.siteLinksLimit) };
+}
+
 /**
  * An HTML page decoded once and read as the caller asked: its article, its links, web_scraper's document. The
  * outcome is decided from the readable characters the work found: the article's main content when an article is
@@ -244,7 +252,7 @@ export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
     return { ...body, ...(links && { links }), scriptBuilt: false, hiddenBlocksDropped: 0 };
   }
   const article = input.article && articleOf(html, input.baseUrl, input.article);
-  const linkList = input.linkList ? extractLinks(html, input.baseUrl) : undefined;
+  const linkList = input.linkList ? linksAsAsked(extractLinks(html, input.baseUrl), input) : undefined;
   const scraped = input.scrape ? scrapeHtml(html, input.baseUrl, input.scrape) : undefined;
   // The article's raw fallback (no content found) needs the HTML whatever the caller reads.
   const fallback = input.withoutRaw && article !== undefined && article.content === undefined;

@@ -1,4 +1,5 @@
 // The pure functions a worker may run, by name. Each takes structured-clonable input and returns the same.
+import { resourceLimits } from 'node:worker_threads';
 import { decodeBody } from '../fetch/decode.js';
 import { readHtmlBody, readHtmlWork, readPdfBody, readSitemapBody, readTextBody, readTwinBody } from './read-body.js';
 
@@ -18,8 +19,10 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   sitemap: readSitemapBody,
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
   readPdf: readPdfBody,
-  // A task for tests of the pool itself: never returns, so only the time limit can end it.
+  // Tasks for tests of the pool itself: one never returns, so only the time limit can end it; one says the heap
+  // limits its worker was started with.
   spin: () => {
     for (;;);
   },
+  resourceLimits: () => resourceLimits,
 };
