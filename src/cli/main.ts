@@ -195,7 +195,7 @@ async function runCommand(
       if (operands.length > 0) {
         throw new InvalidArgumentError('serve', CLI_SENTENCES.serveTakesNoUrl);
       }
-      const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');
+      const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools', config);
       if (values.http) {
         const { serveHttp } = await import('../transports/http/server.js');
         await serveHttp(config, createLazyEngine(config, shared), tools, shared);
