@@ -13,7 +13,11 @@ const server = useFixtureServer((server) => {
 });
 
 const results = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({ url: `https://example.com/r${i + 1}`, title: `Result ${i + 1}`, snippet: `s${i + 1}` }));
+  Array.from({ length: n }, (_, i) => ({
+    url: `https://example.com/r${i + 1}`,
+    title: `Result ${i + 1}`,
+    snippet: `s${i + 1}`,
+  }));
 
 function searxng() {
   return searchWebFor(resolveConfig({ SEARXNG_URL: server.url('/') }));
