@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.js';
 import { createEngine } from '../engine/engine.js';
 import { countTokensAsync } from '../tokens.js';
+import { respondWith } from '../../test/fixture-server.js';
 import { useFixtureServer } from '../../test/use-fixture-server.js';
 import { fairShares, readMany } from './read-many.js';
 
@@ -26,8 +27,8 @@ const words = (title: string, times: number) =>
   '</main></body></html>';
 
 const server = useFixtureServer((server) => {
-  server.route('/small', (_req, res) => res.end(words('Small', 2)));
-  server.route('/big/:n', (_req, res) => res.end(words('Big', 80)));
+  server.route('/small', respondWith('text/html', words('Small', 2)));
+  server.route('/big/:n', respondWith('text/html', words('Big', 80)));
 });
 
 const engines: Array<ReturnType<typeof createEngine>> = [];

@@ -79,3 +79,5 @@ export const readManyTool: ToolDefinition<typeof inputShape> = {
     };
   },
 };
+
+export type ReadManyToolArguments = z.input<z.ZodObject<typeof inputShape>>;

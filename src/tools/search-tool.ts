@@ -123,3 +123,5 @@ export const searchTool: ToolDefinition<typeof inputShape> = {
     return { text: read.text, structured: { status: 'ok', ...base, ...structuredMany(read) } };
   },
 };
+
+export type SearchToolArguments = z.input<z.ZodObject<typeof inputShape>>;

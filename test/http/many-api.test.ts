@@ -1,6 +1,7 @@
 // search and read_many over the JSON tools API (issue 26): the same structured results as MCP, `success` per call
 // and an outcome per page; an argument error is HTTP 400; search is listed once a provider is configured.
 import { describe, expect, it } from 'vitest';
+import { createWebReader } from '../../src/index.js';
 import { addSearchProviders } from '../search-providers.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import { type ApiResult, useTestHttpServer } from './http-harness.js';
@@ -83,5 +84,35 @@ describe('the JSON API', () => {
     expect(status).toBe(200);
     expect(json.success).toBe(false);
     expect(json.result).toMatchObject({ error: { code: 'SEARCH_UNAVAILABLE' } });
+  });
+});
+
+describe('the library', () => {
+  it('readMany and search return the same structured results', async () => {
+    const reader = createWebReader({
+      env: { ALLOW_PRIVATE_HOSTS: pages.hostPort, PER_DOMAIN_INTERVAL: '0', SEARXNG_URL: search.url('/') },
+    });
+    try {
+      const many = await reader.readMany({ urls: [pages.url('/a'), pages.url('/b')], max_tokens: 5000 });
+      expect((many.structured as unknown as Pages).pages.map((page) => page.status)).toEqual(['ok', 'ok']);
+      provider.mode = 'results';
+      provider.results = [{ url: pages.url('/b'), title: 'Page b' }];
+      const found = await reader.search({ query: 'b', max_results: 1 });
+      expect(found.structured).toMatchObject({ status: 'ok', results: [{ rank: 1, url: pages.url('/b') }] });
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it('search without a provider says which variable to set', async () => {
+    const reader = createWebReader();
+    try {
+      const output = await reader.search({ query: 'anything' });
+      expect(output.isError).toBe(true);
+      expect(output.structured).toMatchObject({ error: { code: 'SEARCH_UNAVAILABLE' } });
+      expect(output.text).toMatch(/set SEARXNG_URL/);
+    } finally {
+      await reader.close();
+    }
   });
 });
