@@ -277,7 +277,7 @@ export const FLAGS = {
   tools: {
     type: 'string',
     value: 'LIST',
-    help: 'tools and presets: default (fetch, links, crawl), url-reader, explore, all, or names (WEB_READER_TOOLS)',
+    help: 'tools and presets: default (fetch, links, crawl; search with a provider), url-reader, explore, research, all, or names (WEB_READER_TOOLS)',
     commands: ['serve'],
   },
   http: {

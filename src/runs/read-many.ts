@@ -7,6 +7,7 @@
 // cancelled). The caller's own cancellation cancels every read and ends the call. The pages then share one token
 // budget — the caller's max_tokens and MAX_OUTPUT_TOKENS, less the frame (headers, notes) — fairly: max-min, so a
 // page that needs less than an equal share leaves the rest to the others, and a cut page says where it continues.
+import { setMaxListeners } from 'node:events';
 import type { Engine } from '../engine/engine.js';
 import type { PageContent, ReadOptions } from '../engine/page-content.js';
 import { errorMessage, TimeoutError, WebReaderError } from '../errors.js';
@@ -65,6 +66,9 @@ async function readAll(engine: Engine, request: ReadManyRequest): Promise<(Settl
   const { entries, signal } = request;
   const settled: (Settled | undefined)[] = entries.map(() => undefined);
   const reads = new AbortController();
+  // Every read listens to this one signal, through each step (load, queue, fetch, worker): many more than Node's
+  // default 10 listeners, none of them a leak (all are removed as each read ends).
+  setMaxListeners(0, reads.signal);
   const onCancel = () => reads.abort(signal?.reason);
   if (signal?.aborted) throw signal.reason;
   signal?.addEventListener('abort', onCancel, { once: true });
@@ -162,8 +166,8 @@ export async function readMany(engine: Engine, request: ReadManyRequest): Promis
       const slice = await sliceContent(page.content, { maxLength: 0, startIndex: 0, maxTokens: shares[index]! });
       return {
         ...page,
-        content: slice.text,
-        tokens: await countTokensAsync(slice.text),
+        content: slice.text.trimEnd(),
+        tokens: await countTokensAsync(slice.text.trimEnd()),
         totalTokens: need,
         nextStartIndex: slice.nextIndex ?? page.content.length,
       };

@@ -32,7 +32,8 @@ export const ALL_TOOLS: readonly AnyTool[] = [
 ];
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
-  default: ['fetch', 'links', 'crawl'],
+  // search is listed only when a provider is configured (ToolDefinition.offered).
+  default: ['fetch', 'links', 'crawl', 'search'],
   'url-reader': ['read_url', 'crawl', 'extract_links'],
   all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper', 'map', 'read_many', 'search'],
   explore: ['fetch', 'links', 'map', 'crawl'],
