@@ -37,11 +37,6 @@ export interface SearchWeb {
 // One fetcher per configuration: its keep-alive connections to the provider are reused from search to search.
 const searchers = new WeakMap<Config, SearchWeb>();
 
-/** Whether the configuration names a provider (the `search` tool is offered only then). */
-export function hasSearchProvider(config: Config): boolean {
-  return configuredProvider(config) !== undefined;
-}
-
 /** The search of this configuration; throws SEARCH_UNAVAILABLE, saying which variable to set, when none is named. */
 export function searchWebFor(config: Config): SearchWeb {
   const known = searchers.get(config);

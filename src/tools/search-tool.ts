@@ -5,8 +5,7 @@ import { z } from 'zod';
 import type { Config } from '../config.js';
 import { MANY_SENTENCES } from '../output/notices.js';
 import { readMany } from '../runs/read-many.js';
-import { TIME_RANGES, type SearchHit } from '../runs/search-providers.js';
-import { hasSearchProvider, searchWebFor } from '../runs/search-web.js';
+import { configuredProvider, TIME_RANGES, type SearchHit } from '../runs/search-providers.js';
 import { OUTCOMES } from '../outcome.js';
 import { boundedString, integerBetween } from './arguments.js';
 import {
@@ -77,8 +76,10 @@ export const searchTool: ToolDefinition<typeof inputShape> = {
     ...manyResultShape,
   },
   annotations: { ...READ_ONLY_WEB, title: 'Search the web', idempotentHint: false },
-  offered: (config: Config) => hasSearchProvider(config),
+  offered: (config: Config) => configuredProvider(config) !== undefined,
   async run(args, { engine, signal, onProgress }) {
+    // Loaded with the first search, not with the server: it brings the fetcher (start-up, test/start-up.test.ts).
+    const { searchWebFor } = await import('../runs/search-web.js');
     const searcher = searchWebFor(engine.config);
     const answer = await searcher.search(
       {
