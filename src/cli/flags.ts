@@ -189,7 +189,7 @@ export const FLAGS = {
   deadline: {
     type: 'string',
     value: 'N',
-    help: 'several URLs, search --read: print what was read within N seconds (default 60, at most 300), name the rest',
+    help: 'several URLs, search --read: print what was read within N seconds (default 45, at most 300), name the rest',
     commands: ['read', 'search'],
     argument: 'timeout',
     integer: { min: 1, max: 300 },

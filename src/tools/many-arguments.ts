@@ -15,8 +15,8 @@ import { selectOptions, selectorArgument, excludeSelectorsArgument } from './sel
 /** The most URLs one call reads (read_many's `urls`, search's `read`). */
 export const MAX_MANY_URLS = 20;
 
-/** The call's deadline when the caller gives none, in seconds. */
-export const DEFAULT_MANY_TIMEOUT_SECONDS = 60;
+/** The call's deadline when the caller gives none, in seconds: below the 60 s most MCP clients wait (as map). */
+export const DEFAULT_MANY_TIMEOUT_SECONDS = 45;
 
 export const maxTokensArgument = integerBetween('max_tokens', 1, 1_000_000)
   .optional()
