@@ -33,11 +33,11 @@ export const MANY_SENTENCES = {
     'for searching only).',
 
   // --- read_many -----------------------------------------------------------------------------------------------
-  manySummary: (facts: { read: number; total: number; failed: number; unfinished: number; tokens: number }) =>
+  manySummary: (facts: { read: number; total: number; failed: number; unfinished: number; tokens?: number }) =>
     `Read ${facts.read} of ${facts.total} ${facts.total === 1 ? 'URL' : 'URLs'}` +
     (facts.failed > 0 ? `, ${facts.failed} not readable` : '') +
     (facts.unfinished > 0 ? `, ${facts.unfinished} unfinished at the deadline` : '') +
-    ` (${facts.tokens} tokens of content).`,
+    (facts.tokens === undefined ? '.' : ` (${facts.tokens} tokens of content).`),
   budgetCut: (cut: number, budget: number) =>
     `${cut} ${cut === 1 ? 'page was' : 'pages were'} cut to share ${budget} tokens fairly (a page that needed ` +
     "less left the rest to the others); each cut page's line names the start_index that continues it with fetch.",

@@ -16,10 +16,12 @@ export interface ManyPage {
   readonly fromCache?: boolean;
   /** What is returned of the page: its content (maybe cut), a status line, or '' after a failure. */
   readonly content: string;
-  /** Tokens of `content`. */
-  readonly tokens: number;
-  /** Tokens of the whole content, before it was cut to share the budget. */
-  readonly totalTokens: number;
+  /**
+   * Tokens of `content`, and of the whole content before it was cut: counted when the pages shared a budget they
+   * might not all fit; undefined when they surely fit it whole (no tokenizer is loaded for that, as frameTokens).
+   */
+  readonly tokens?: number;
+  readonly totalTokens?: number;
   /** Where the rest starts when the page was cut (fetch's start_index). */
   readonly nextStartIndex?: number;
   readonly error?: { readonly code: string; readonly message: string };
@@ -52,7 +54,9 @@ export function manySummaryText(pages: readonly ManyPage[], summary: ManySummary
     total: summary.total,
     failed: pages.length - read - unfinished,
     unfinished,
-    tokens: pages.reduce((sum, page) => sum + page.tokens, 0),
+    tokens: pages.every((page) => page.tokens !== undefined)
+      ? pages.reduce((sum, page) => sum + page.tokens!, 0)
+      : undefined,
   });
   return summary.cut > 0 && summary.budget !== undefined
     ? `${line} ${MANY_SENTENCES.budgetCut(summary.cut, summary.budget)}`
@@ -65,7 +69,7 @@ export function pageBlock(page: ManyPage, total: number): string {
   if (page.error) parts.push(MANY_SENTENCES.pageFailed(page.error.code, page.error.message));
   if (page.content !== '') parts.push(page.content);
   if (page.nextStartIndex !== undefined) {
-    parts.push(MANY_SENTENCES.pageCut(page.tokens, page.totalTokens, page.nextStartIndex));
+    parts.push(MANY_SENTENCES.pageCut(page.tokens ?? 0, page.totalTokens ?? 0, page.nextStartIndex));
   }
   return parts.join('\n\n');
 }
@@ -86,8 +90,8 @@ export function structuredManyPage(page: ManyPage): Record<string, unknown> {
     ...(page.title !== undefined && { title: page.title }),
     ...(page.fromCache !== undefined && { from_cache: page.fromCache }),
     content: page.content,
-    tokens: page.tokens,
-    total_tokens: page.totalTokens,
+    ...(page.tokens !== undefined && { tokens: page.tokens }),
+    ...(page.totalTokens !== undefined && { total_tokens: page.totalTokens }),
     truncated: page.nextStartIndex !== undefined,
     ...(page.nextStartIndex !== undefined && { next_start_index: page.nextStartIndex }),
     ...(page.error && { error: page.error }),

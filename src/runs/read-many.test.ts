@@ -54,8 +54,8 @@ describe('readMany', () => {
     expect(big1!.nextStartIndex).toBeGreaterThan(0);
     expect(big2!.nextStartIndex).toBeGreaterThan(0);
     // The two cut pages split what the small one left, near equally, and more than a third of the budget each.
-    expect(Math.abs(big1!.tokens - big2!.tokens)).toBeLessThanOrEqual(5);
-    expect(big1!.tokens).toBeGreaterThan(result.budget! / 3);
+    expect(Math.abs(big1!.tokens! - big2!.tokens!)).toBeLessThanOrEqual(5);
+    expect(big1!.tokens!).toBeGreaterThan(result.budget! / 3);
     expect(result.cut).toBe(2);
     expect(await countTokensAsync(result.text)).toBeLessThanOrEqual(1200);
   });
@@ -66,6 +66,9 @@ describe('readMany', () => {
     const result = await readMany(engine, { entries, maxTokens: undefined, deadlineMs: 30_000 });
     expect(result.budget).toBeUndefined();
     expect(result.pages.map((page) => page.nextStartIndex)).toEqual([undefined, undefined]);
+    // Nothing to share: nothing is counted (a page's tokens are counted only to share a budget).
+    expect(result.pages.map((page) => page.tokens)).toEqual([undefined, undefined]);
+    expect(result.text).toMatch(/^Read 2 of 2 URLs\.\n/);
   });
 
   it('a cancelled call cancels its reads and rejects with the reason', async () => {

@@ -12,11 +12,18 @@ import type { Engine } from '../engine/engine.js';
 import type { PageContent, ReadOptions } from '../engine/page-content.js';
 import { errorMessage, TimeoutError, WebReaderError } from '../errors.js';
 import { MANY_SENTENCES, selectorMatchedNothing } from '../output/notices.js';
-import { pageHeader, widestCutNote, renderManyText, manySummaryText, type ManyPage } from '../output/many-report.js';
+import {
+  manySummaryText,
+  pageBlock,
+  pageHeader,
+  renderManyText,
+  widestCutNote,
+  type ManyPage,
+} from '../output/many-report.js';
 import { statusLine } from '../output/page-text.js';
 import { frameTokens, sliceContent } from '../output/truncate.js';
 import { outcomeOfError } from '../outcome.js';
-import { countTokensAsync } from '../tokens.js';
+import { countTokensAsync, tokenBound } from '../tokens.js';
 
 export interface ManyEntry {
   readonly url: string;
@@ -103,7 +110,7 @@ async function readAll(engine: Engine, request: ReadManyRequest): Promise<(Settl
 
 /** A finished page before the budget is shared: its whole content and what it needs. */
 function describe(entry: ManyEntry, number: number, result: Settled | undefined, seconds: number): ManyPage {
-  const base = { number, url: entry.url, tokens: 0, totalTokens: 0, content: '' };
+  const base = { number, url: entry.url, content: '' };
   if (result === undefined) {
     const error = { code: 'TIMEOUT', message: MANY_SENTENCES.unfinished(seconds) };
     return { ...base, status: 'error', finished: false, error };
@@ -131,37 +138,44 @@ function describe(entry: ManyEntry, number: number, result: Settled | undefined,
   };
 }
 
-/** Reads the entries, shares the budget, and words the result. `outputCap`: MAX_OUTPUT_TOKENS (0: none). */
+/** Reads the entries, shares the budget (the caller's max_tokens and MAX_OUTPUT_TOKENS), and words the result. */
 export async function readMany(engine: Engine, request: ReadManyRequest): Promise<ReadManyResult> {
   const settled = await readAll(engine, request);
   const seconds = Math.round(request.deadlineMs / 100) / 10;
   const described = request.entries.map((entry, index) => describe(entry, index + 1, settled[index], seconds));
-  const needs = await Promise.all(described.map((page) => countTokensAsync(page.content)));
   const total = described.length;
   const cap = engine.config.maxOutputTokens;
   const limit = Math.min(request.maxTokens ?? Infinity, cap > 0 ? cap : Infinity);
-  let budget: number | undefined;
-  if (limit !== Infinity) {
-    // The frame: the summary (at its widest), the preamble, and each page's header, failure and widest cut note.
-    const frame = await frameTokens(limit, [
-      manySummaryText(described, { total, budget: limit, cut: total }),
-      request.preamble ?? '',
-      ...described.map((page, index) =>
-        [
-          pageHeader(page, total),
-          page.error ? MANY_SENTENCES.pageFailed(page.error.code, page.error.message) : '',
-          widestCutNote(needs[index]!, page.content.length),
-        ].join('\n\n'),
-      ),
-    ]);
-    budget = Math.max(0, limit - frame);
+  // Pages that surely fit the limit whole, frame and all (tokenBound: no tokenizer), are returned whole and not
+  // counted, as a single page's text is (output/truncate.ts frameTokens).
+  const bound = described.reduce((sum, page) => sum + tokenBound(pageBlock(page, total)), 0);
+  const surelyFits = limit === Infinity || bound + tokenBound(request.preamble ?? '') + 64 <= limit;
+  if (surelyFits) {
+    const summary = { total, budget: limit === Infinity ? undefined : limit, cut: 0 };
+    const text = renderManyText(described, summary);
+    return { pages: described, text: request.preamble ? `${request.preamble}\n\n${text}` : text, ...summary };
   }
-  const shares = budget === undefined ? needs : fairShares(needs, budget);
+  const needs = await Promise.all(described.map((page) => countTokensAsync(page.content)));
+  const counted = described.map((page, index) => ({ ...page, tokens: needs[index]!, totalTokens: needs[index]! }));
+  // The frame: the summary (at its widest), the preamble, and each page's header, failure and widest cut note.
+  const frame = await frameTokens(limit, [
+    manySummaryText(counted, { total, budget: limit, cut: total }),
+    request.preamble ?? '',
+    ...described.map((page, index) =>
+      [
+        pageHeader(page, total),
+        page.error ? MANY_SENTENCES.pageFailed(page.error.code, page.error.message) : '',
+        widestCutNote(needs[index]!, page.content.length),
+      ].join('\n\n'),
+    ),
+  ]);
+  const budget = Math.max(0, limit - frame);
+  const shares = fairShares(needs, budget);
   let cut = 0;
   const pages = await Promise.all(
     described.map(async (page, index): Promise<ManyPage> => {
       const need = needs[index]!;
-      if (shares[index]! >= need) return { ...page, tokens: need, totalTokens: need };
+      if (shares[index]! >= need) return counted[index]!;
       cut += 1;
       const slice = await sliceContent(page.content, { maxLength: 0, startIndex: 0, maxTokens: shares[index]! });
       return {
