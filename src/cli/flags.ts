@@ -209,12 +209,7 @@ export const FLAGS = {
     commands: ['search'],
     integer: { min: 0, max: 20 },
   },
-  language: {
-    type: 'string',
-    value: 'CODE',
-    help: 'results in this language, e.g. en or de-DE',
-    commands: ['search'],
-  },
+  language: { type: 'string', value: 'CODE', help: 'results in this language, e.g. en or de-DE', commands: ['search'] },
   'time-range': {
     type: 'string',
     value: 'RANGE',
