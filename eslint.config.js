@@ -17,7 +17,7 @@ export const LAYERS = [
   // runs/ words its notes with output/'s sentences.
   ['output', 'runs'],
   ['tools'],
-  ['server-logging', 'server-calls', 'server-tasks', 'server', 'server-modern', 'transports'],
+  ['server-logging', 'server-calls', 'server-tasks', 'server', 'server-modern-tasks', 'server-modern', 'transports'],
   ['index', 'cli'],
 ];
 

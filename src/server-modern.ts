@@ -11,12 +11,23 @@
 //   the request's signal aborting (the HTTP request ending, or notifications/cancelled on stdio).
 // - Logging: `logging/setLevel` is gone; a request names the level it wants in `_meta["io.modelcontextprotocol/
 //   logLevel"]`, and a call whose request names none sends no log lines (the SDK's reading of the revision).
-// - Tasks: not offered in this era yet (the tasks extension, `io.modelcontextprotocol/tasks`): a long crawl answers
-//   within its max_seconds and hands back a `continue_from` id, which any replica can continue.
+// - Tasks: the tasks extension (`io.modelcontextprotocol/tasks`, server-modern-tasks.ts) for the crawl, when the
+//   server is given a task store (`tasks`) and the request declares the extension; else a long crawl answers within
+//   its max_seconds and hands back a `continue_from` id, which any replica can continue.
 import { Server, type CallToolResult, type ListToolsResult } from '@modelcontextprotocol/server';
 import type { Engine } from './engine/engine.js';
 import type { ClientLogLevel } from './server-logging.js';
-import { describeTool, runMcpCall, unknownToolResult, WEB_READER_ICON, type McpServerOptions } from './server-calls.js';
+import {
+  describeTool,
+  runMcpCall,
+  TASK_TOOLS,
+  toCallToolResult,
+  unknownToolResult,
+  WEB_READER_ICON,
+  type McpServerOptions,
+} from './server-calls.js';
+import { declaresTasks, registerTaskMethods, TASKS_EXTENSION, type ModernTasks } from './server-modern-tasks.js';
+import { runTool } from './tools/run-tool.js';
 import type { AnyTool } from './tools/registry.js';
 import type { Caller } from './workers/callers.js';
 import { VERSION } from './version.js';
@@ -38,12 +49,17 @@ const INSTRUCTIONS =
 export function createModernMcpServer(
   engine: Engine,
   tools: readonly AnyTool[],
-  options: McpServerOptions & { readonly caller?: Caller } = {},
+  options: McpServerOptions & { readonly caller?: Caller; readonly tasks?: ModernTasks } = {},
 ): Server {
+  const { tasks } = options;
   const server = new Server(
     { name: 'web-reader', title: 'web-reader', version: VERSION, icons: [WEB_READER_ICON] },
     {
-      capabilities: { tools: { listChanged: false }, logging: {} },
+      capabilities: {
+        tools: { listChanged: false },
+        logging: {},
+        ...(tasks ? { extensions: { [TASKS_EXTENSION]: {} } } : {}),
+      },
       instructions: INSTRUCTIONS,
       cacheHints: {
         'tools/list': { ttlMs: TOOL_LIST_TTL_MS, cacheScope: 'public' },
@@ -58,9 +74,26 @@ export function createModernMcpServer(
     // Without tasks in this era, no tool says it runs as one (`execution.taskSupport` is 2025 vocabulary).
     () => ({ tools: described.map(({ execution: _execution, ...tool }) => tool) }) as ListToolsResult,
   );
+  if (tasks) registerTaskMethods(server, tasks.store);
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     const described = tool && describeTool(tool);
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    if (tool && tasks && TASK_TOOLS.has(tool.name) && declaresTasks(envelope)) {
+      // The server decides (SEP-2663): a crawl for a client that declared the extension is a task.
+      return tasks.start(async (signal, onStatus) => {
+        const output = await runTool(tool, request.params.arguments, {
+          engine,
+          resumeStore: options.resumeStore,
+          frontDoor: 'mcp',
+          caller,
+          signal,
+          stopSignal: options.stopSignal,
+          onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+        });
+        return server.projectCallToolResult(toCallToolResult(output), described?.outputSchema);
+      }) as unknown as CallToolResult;
+    }
     const result = tool
       ? await runMcpCall(tool, request.params.arguments, {
           engine,
@@ -69,9 +102,7 @@ export function createModernMcpServer(
           signal: ctx.mcpReq.signal,
           progressToken: ctx.mcpReq._meta?.progressToken,
           notify: (notification) => ctx.mcpReq.notify(notification),
-          logThreshold: () =>
-            (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[LOG_LEVEL_META_KEY] as
-              ClientLogLevel['current'] | undefined,
+          logThreshold: () => envelope?.[LOG_LEVEL_META_KEY] as ClientLogLevel['current'] | undefined,
         })
       : unknownToolResult(request.params.name, tools);
     return server.projectCallToolResult(result as CallToolResult, described?.outputSchema);

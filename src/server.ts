@@ -8,6 +8,8 @@ import {
   ErrorCode,
   McpError,
   ListToolsRequestSchema,
+  type InitializeRequest,
+  type InitializeResult,
   type LoggingLevel,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
@@ -80,6 +82,32 @@ function acceptLogLevel(
   return () => chosen.current;
 }
 
+/** The protocol version MCP Tasks came in: a client that negotiated an earlier one is not offered them. */
+export const TASKS_PROTOCOL_VERSION = '2025-11-25';
+
+/**
+ * Keeps the tasks capability out of the initialize answer of a client that negotiated a version before Tasks, and
+ * returns whether this server's client was offered them. The SDK (1.32) answers initialize with its capabilities
+ * whatever version it agreed; its `_oninitialize` is wrapped on the instance, so that both the initialize handler
+ * and a session taken up on another replica (transports/http/resume-session.ts, which calls it) go through here.
+ */
+function offerTasksByVersion(server: Server): () => boolean {
+  let offered = true;
+  const internals = server as unknown as {
+    _oninitialize(request: InitializeRequest): Promise<InitializeResult>;
+  };
+  const initialize = internals._oninitialize.bind(server);
+  internals._oninitialize = async (request) => {
+    const result = await initialize(request);
+    // Protocol versions are dates (YYYY-MM-DD): their order as strings is their order in time.
+    offered = result.protocolVersion >= TASKS_PROTOCOL_VERSION;
+    if (offered) return result;
+    const { tasks: _tasks, ...capabilities } = result.capabilities;
+    return { ...result, capabilities };
+  };
+  return () => offered;
+}
+
 export function createMcpServer(engine: Engine, tools: readonly AnyTool[], options: McpServerOptions = {}): Server {
   const taskStore = new CancellableTaskStore();
   const server = new Server(
@@ -97,11 +125,20 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
   // This server's one client (stdio, or one Streamable HTTP session) is one caller of the extraction workers: its
   // calls together take turns with other sessions' and never hold every worker (src/workers/pool.ts).
   const caller: Caller = {};
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(describeTool) }));
+  const offersTasks = offerTasksByVersion(server);
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    // A client not offered tasks is told of no tool that runs as one (`execution` is 2025-11-25 vocabulary).
+    tools: tools.map(describeTool).map((tool) => {
+      if (offersTasks()) return tool;
+      const { execution: _execution, ...untasked } = tool;
+      return untasked;
+    }),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const tool = tools.find((candidate) => candidate.name === request.params.name);
     if (!tool) return unknownToolResult(request.params.name, tools);
-    const requestedTask = request.params.task;
+    // A client not offered tasks that sends `task` anyway gets the call run as any other.
+    const requestedTask = offersTasks() ? request.params.task : undefined;
     if (requestedTask && !TASK_TOOLS.has(tool.name)) {
       // MCP "Tasks": a tool without taskSupport is called without `task`.
       throw new McpError(

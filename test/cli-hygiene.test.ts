@@ -16,7 +16,7 @@ screen\u001B[2J is not cleared, and the hidden words${SMUGGLED} never print. Tur
 and anticlockwise to set the date; pull it out fully to stop the second hand. <a href="/clock">Read\u202E again\u0007</a>.</p></article></main></body></html>`;
 
 function cli(args: string[]): Promise<CliRun> {
-  return runCli(args, { ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0' }, { timeoutMs: 0 });
+  return runCli(args, { ALLOW_PRIVATE_HOSTS: server.hostPort, PER_DOMAIN_INTERVAL: '0' });
 }
 
 const server = useFixtureServer((server) => {

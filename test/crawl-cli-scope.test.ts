@@ -57,7 +57,7 @@ async function crawl(args: string[]): Promise<CrawlToolResult> {
     ALLOW_PRIVATE_HOSTS: `${server.hostPort},localhost:${server.port}`,
     PER_DOMAIN_INTERVAL: '0',
   };
-  const run = await runCli(['crawl', ...args, '--json'], env, { timeoutMs: 30_000 });
+  const run = await runCli(['crawl', ...args, '--json'], env);
   expect(run.stderr).toBe('');
   return JSON.parse(run.stdout) as CrawlToolResult;
 }

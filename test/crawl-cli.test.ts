@@ -26,7 +26,7 @@ function env(): Record<string, string> {
 }
 
 function cli(args: string[]): Promise<CliRun> {
-  return runCli(args, env(), { timeoutMs: 30_000 });
+  return runCli(args, env());
 }
 
 function totalHits(): number {
@@ -115,7 +115,7 @@ describe('web-reader crawl', () => {
     const port = await closedPort();
     const url = `http://127.0.0.1:${port}/`;
     const cliEnv = { ...env(), ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${port}` };
-    const text = await runCli(['crawl', url], cliEnv, { timeoutMs: 30_000 });
+    const text = await runCli(['crawl', url], cliEnv);
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(
       new RegExp(`- Stopped: nothing could be read: the start page failed \\(CONNECT_FAILED: Failed to connect to `),
@@ -127,7 +127,7 @@ describe('web-reader crawl', () => {
     expect(text.stdout).not.toContain('Skipped for robots.txt');
     expect(text.stdout).not.toContain('every URL in scope was visited');
 
-    const json = await runCli(['crawl', url, '--json'], cliEnv, { timeoutMs: 30_000 });
+    const json = await runCli(['crawl', url, '--json'], cliEnv);
     const result = JSON.parse(json.stdout) as CrawlToolResult;
     expect(result).toMatchObject({ status: 'error', stop_reason: 'frontier_empty', pages_read: 0 });
     expect(result.skipped.robots).toEqual([]);
@@ -138,7 +138,7 @@ describe('web-reader crawl', () => {
     // A real pseudo-terminal (util-linux script), 40 columns wide: what a person sees.
     const command = `stty cols 40 rows 20; exec '${process.execPath}' '${CLI_PATH}' crawl '${server.url('/p/0')}' --max-pages 3`;
     const screen = await new Promise<string>((resolve, reject) =>
-      execFile('script', ['-qec', command, '/dev/null'], { env: env(), timeout: 30_000 }, (error, stdout) =>
+      execFile('script', ['-qec', command, '/dev/null'], { env: env() }, (error, stdout) =>
         error ? reject(error) : resolve(stdout),
       ),
     );

@@ -50,7 +50,7 @@ async function agentsOf(run: () => Promise<unknown>, paths: readonly string[]): 
 }
 
 async function crawl(extra: string[] = []): Promise<CrawlToolResult> {
-  const run = await runCli(['crawl', server.url('/ua/'), '--json', ...extra], env(), { timeoutMs: 30_000 });
+  const run = await runCli(['crawl', server.url('/ua/'), '--json', ...extra], env());
   return JSON.parse(run.stdout) as CrawlToolResult;
 }
 

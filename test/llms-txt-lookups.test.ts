@@ -73,7 +73,7 @@ it("an agent's second read of a site is not queued behind the /llms.txt lookup t
   console.info(`second read, the lookup in flight: ${Date.now() - began} ms (PER_DOMAIN_INTERVAL 1000)`);
   expect(site.seen.map((one) => one.path)).toEqual(['/p/1', '/llms.txt', '/p/2']);
   expect(openWhenAsked).toEqual([true]); // asked while the lookup was still waiting for its answer
-}, 30_000);
+});
 
 it('a crawl with CACHE_TTL=0 asks for /llms.txt and /robots.txt once each, as the crawler it announces', async () => {
   const site = await recordingSite();

@@ -45,7 +45,7 @@ export async function startRedisServer(path: string): Promise<TestRedis> {
     child = started;
     let output = '';
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 10_000);
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${output}`)), 50_000); // stuck, not slow
       started.stdout!.on('data', (chunk: Buffer) => {
         output += chunk;
         if (output.includes('Ready to accept connections')) {

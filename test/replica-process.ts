@@ -13,6 +13,12 @@ export interface ServedHttp {
   readonly exited: Promise<number | null>;
 }
 
+/**
+ * A server that has not said it listens by then is stuck: killed, and the test fails. Under the hooks' 60 s limit,
+ * far above a start-up (three replicas starting at once at load 22 took over 15 s, the limit before).
+ */
+const START_UP_LIMIT_MS = 50_000;
+
 /** `web-reader serve --http --port 0 ...args` with exactly `env` (and PATH); resolves once it listens. */
 export async function startServeHttp(env: Record<string, string>, args: readonly string[] = []): Promise<ServedHttp> {
   const child = spawn(process.execPath, [CLI_PATH, 'serve', '--http', '--port', '0', ...args], {
@@ -25,7 +31,7 @@ export async function startServeHttp(env: Record<string, string>, args: readonly
     const timer = setTimeout(() => {
       child.kill('SIGKILL'); // never left behind by a test that gave up on it
       reject(new Error(`no start-up line in:\n${stderr}`));
-    }, 15_000);
+    }, START_UP_LIMIT_MS);
     child.stderr.on('data', () => {
       const match = /MCP at (http:\/\/\S+)\/mcp/.exec(stderr);
       if (match) {

@@ -2,7 +2,8 @@
 // sessions (issue 25 scope 3): with no session, any replica answers any request, a call runs where its POST lands
 // (its progress on that POST's own stream), and cancelling it — ending that request — stops the call's upstream
 // requests on the replica running it. Redis holds no session and the cancellation bus carries nothing: those parts
-// are the 2025 era's alone (docs/scale-out.md).
+// are the 2025 era's alone (docs/scale-out.md). A crawl run as a task (the tasks extension) lives on the task store
+// on Redis: started on one replica, read and cancelled through the others.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -10,7 +11,8 @@ import { CANCEL_CHANNEL } from '../src/shared-state/redis-cancel-bus.js';
 import { REDIS_KEY_PREFIX } from '../src/shared-state/redis-link.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 import { describeWithRedis } from './redis-server.js';
-import { startReplica, type Replica } from './replica-process.js';
+import { requestModern, withoutMeta } from './http/modern-rpc.js';
+import { startReplica, startServeHttp, type Replica } from './replica-process.js';
 
 const MODERN = '2026-07-28';
 
@@ -37,6 +39,7 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
   const calls: number[] = [];
   const held = { arrived: 0, aborted: 0, open: 0 };
   let client: Client;
+  let env: Record<string, string> = {};
 
   beforeAll(async () => {
     origin = await startFixtureServer();
@@ -61,7 +64,7 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
     subscriber = new Redis(redis.url);
     await subscriber.subscribe(CANCEL_CHANNEL);
     subscriber.on('message', (_channel, message: string) => published.push(message));
-    const env = {
+    env = {
       REDIS_URL: redis.url,
       ALLOW_PRIVATE_HOSTS: origin.hostPort,
       PER_DOMAIN_INTERVAL: '0',
@@ -134,5 +137,63 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
     expect(held.aborted).toBe(arrived);
     expect(published).toEqual([]);
     expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
+  });
+
+  it('runs a crawl as a task on one replica that the others read and cancel (the task store on Redis)', async () => {
+    const on = (replica: number) => `${replicas[replica]!.url}/mcp`;
+    const created = await requestModern(on(0), 'tools/call', {
+      name: 'crawl',
+      arguments: { url: origin.url('/small/0') },
+    });
+    expect(created.result).toMatchObject({ resultType: 'task', status: 'working' });
+    const taskId = created.result!.taskId as string;
+    let task: Record<string, unknown> = {};
+    let reads = 0;
+    await until('the task completes, read through the other replicas', async () => {
+      task = (await requestModern(on(1 + (reads++ % 2)), 'tasks/get', { taskId })).result!;
+      return task.status !== 'working';
+    });
+    expect(task.status).toBe('completed');
+    expect(JSON.stringify(task.result)).toContain('Small 2');
+    expect(await watcher.exists(`${REDIS_KEY_PREFIX}task:${taskId}`)).toBe(1);
+
+    // A crawl waiting on held pages on replica 0, cancelled through replica 1: replica 0 drops its requests.
+    const aborted = held.aborted;
+    const waiting = await requestModern(on(0), 'tools/call', {
+      name: 'crawl',
+      arguments: { url: origin.url('/held/start'), max_pages: 10 },
+    });
+    const waitingId = waiting.result!.taskId as string;
+    await until('the crawl waits on a held page', () => held.open > 0);
+    expect(withoutMeta((await requestModern(on(1), 'tasks/cancel', { taskId: waitingId })).result)).toEqual({
+      resultType: 'complete',
+    });
+    await until('replica 0 drops the held requests', () => held.open === 0 && held.aborted > aborted);
+    expect((await requestModern(on(2), 'tasks/get', { taskId: waitingId })).result!.status).toBe('cancelled');
+    expect(published).toEqual([]); // not the 2025 cancellation bus
+    expect(await watcher.keys(`${REDIS_KEY_PREFIX}mcp-session:*`)).toEqual([]);
+  });
+
+  it('a task whose replica shuts down ends with the crawl stopped and its continue_from id, read on another', async () => {
+    const leaving = await startServeHttp(env);
+    try {
+      const created = await requestModern(`${leaving.url}/mcp`, 'tools/call', {
+        name: 'crawl',
+        arguments: { url: origin.url('/held/start'), max_pages: 10 },
+      });
+      const taskId = created.result!.taskId as string;
+      const open = held.open;
+      await until('the crawl waits on a held page', () => held.open > open);
+      leaving.child.kill('SIGTERM');
+      expect(await leaving.exited).toBe(0); // a graceful stop waits for the task's crawl to answer
+      const task = (await requestModern(`${replicas[1]!.url}/mcp`, 'tasks/get', { taskId })).result!;
+      expect(task.status).toBe('completed');
+      const result = task.result as { content: Array<{ text: string }>; structuredContent: { continue_from?: string } };
+      expect(result.content[0]!.text).toContain('server shutting down');
+      // The crawl's own id, kept on the shared resume store: another replica continues it.
+      expect(result.structuredContent.continue_from).toMatch(/^[0-9a-f-]{36}$/);
+    } finally {
+      if (leaving.child.exitCode === null) leaving.child.kill('SIGKILL');
+    }
   });
 });

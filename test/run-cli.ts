@@ -10,7 +10,10 @@ export interface CliRun {
 }
 
 export interface RunCliOptions {
-  /** The process is killed after this long; 0 waits as long as the test does. */
+  /**
+   * The process is killed after this long; 0 (the default) waits as long as the test does. A bound here is a
+   * wall-clock bound that a loaded machine can break: give one only where the process is expected to hang.
+   */
   readonly timeoutMs?: number;
   /** Output allowed on stdout or on stderr before the process is killed (execFile's own default is 1 MiB). */
   readonly maxBufferBytes?: number;
@@ -19,15 +22,18 @@ export interface RunCliOptions {
 export function runCli(
   args: readonly string[],
   env: Readonly<Record<string, string>>,
-  { timeoutMs = 15_000, maxBufferBytes = 1024 * 1024 }: RunCliOptions = {},
+  { timeoutMs = 0, maxBufferBytes = 1024 * 1024 }: RunCliOptions = {},
 ): Promise<CliRun> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [CLI_PATH, ...args],
       { env: { PATH: process.env.PATH ?? '', ...env }, timeout: timeoutMs, maxBuffer: maxBufferBytes },
-      // A process killed (the time-out, too much output) has no exit code: it counts as 1.
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+      // A process killed (the time-out, too much output) has no exit code: it counts as 1, and stderr says so.
+      (error, stdout, stderr) => {
+        const killed = error?.killed ? `\n[run-cli: killed with ${error.signal ?? 'a signal'}: ${error.message}]` : '';
+        resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr: `${stderr}${killed}` });
+      },
     );
   });
 }

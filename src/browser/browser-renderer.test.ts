@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { describeWithBrowser } from '../../test/browser-available.js';
+import { describeWithBrowser, ORDINARY_RENDER_MS } from '../../test/browser-available.js';
 import { useFixtureServer } from '../../test/use-fixture-server.js';
 import { resolveConfig } from '../config.js';
 import { createBrowserRenderer, type BrowserRenderer } from './browser-renderer.js';
@@ -80,7 +80,7 @@ describeWithBrowser('createBrowserRenderer: renders script-built pages', (browse
     renderer ??= createBrowserRenderer(
       resolveConfig({ ALLOW_PRIVATE_HOSTS: server.hostPort, CHROMIUM_PATH: browserPath }),
     );
-    return renderer.render(server.url(path), { deadlineMs: 15000, waitFor });
+    return renderer.render(server.url(path), { deadlineMs: ORDINARY_RENDER_MS, waitFor });
   };
   afterAll(() => renderer?.close());
 
@@ -123,9 +123,11 @@ describeWithBrowser('createBrowserRenderer: renders script-built pages', (browse
 
   // An invalid wait_for never reaches the browser: the tools check it in Node with the selector parser
   // (tools/render-arguments.ts; test/mcp/reading-controls.test.ts), issue 23.
+  // The deadline leaves a loaded machine time to load the page first (3 s did not, at load 23): the wait is what
+  // times out, and the message names it.
   it('wait_for: a selector that never appears is a timeout naming it', async () => {
     await expect(
-      renderer.render(server.url('/js/inline'), { deadlineMs: 3000, waitFor: '#never' }),
+      renderer.render(server.url('/js/inline'), { deadlineMs: 10_000, waitFor: '#never' }),
     ).rejects.toMatchObject({ name: 'TimeoutError', code: 'TIMEOUT', message: expect.stringContaining("'#never'") });
   });
 });

@@ -392,6 +392,22 @@ export function inFlagWords(message: string): string {
   for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
     if (spec.argument?.includes('_')) plain = plain.replaceAll(new RegExp(`\\b${spec.argument}\\b`, 'g'), `--${name}`);
   }
+  // An argument with a quoted value to call again with (`render "auto" or "always"`): the flag and its value.
+  for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
+    if (!spec.argument) continue;
+    plain = plain.replaceAll(
+      new RegExp(`\\b${spec.argument} "([^"\\s]+)"((?: or "[^"\\s]+")*)`, 'g'),
+      (_all, value: string, others: string) =>
+        `--${name} ${value}${others.replaceAll(/ or "([^"\s]+)"/g, ` or --${name} $1`)}`,
+    );
+  }
   // "--allowed-domains: --allowed-domains entries must …" says the flag once.
   return plain.replace(/^(--[a-z-]+): \1 /, '$1 ');
+}
+
+/** A result's text with its status line (a page that could not be read, and what to do) in command-line words. */
+export function statusLineInFlagWords(text: string): string {
+  if (!text.startsWith('Status: ')) return text;
+  const end = text.indexOf('\n');
+  return end === -1 ? inFlagWords(text) : `${inFlagWords(text.slice(0, end))}${text.slice(end)}`;
 }

@@ -28,7 +28,7 @@ import {
   withScheme,
   type Values,
 } from './command-line.js';
-import { inFlagWords, type Command } from './flags.js';
+import { inFlagWords, statusLineInFlagWords, type Command } from './flags.js';
 import { commandHelp, mainHelp } from './help.js';
 import { asSentence, CLI_SENTENCES } from '../output/notices.js';
 
@@ -126,7 +126,7 @@ async function runOnce(
       await write(process.stdout, output.text.slice(0, -output.continuation.notice.length).trimEnd());
       await write(process.stderr, cliReadCutLine({ ...output.continuation, totalLength: totalLength(output) }));
     } else {
-      await write(process.stdout, output.text);
+      await write(process.stdout, statusLineInFlagWords(output.text));
     }
     if (options.explain) await write(process.stderr, await explainText(output));
     return exitCodeOf(output);

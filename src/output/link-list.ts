@@ -6,6 +6,7 @@ import { isSameSite, rankLinks, type RankedLink } from '../extract/link-set.js';
 import { ageSeconds } from './page-text.js';
 import { prefixLengthWithinTokens, tokensWithin } from '../tokens.js';
 import { truncationSentence } from './notices.js';
+import { z } from 'zod';
 
 /**
  * Longest link text or URL shown whole in one listed link line (links, web links mode, extract_links, read_url's
@@ -119,6 +120,18 @@ export function siteLinks(page: PageContent): RankedLink[] {
   const links = page.linkList?.links ?? [];
   return rankLinks(links.filter((link) => isSameSite(link.url, page.finalUrl)));
 }
+
+/** linkPageSummary's fields as a schema (outputSchema of links and of web's links mode), kept beside it. */
+export const LINK_PAGE_SHAPE = {
+  url: z.string().describe('The URL asked for'),
+  final_url: z.string().describe('Where it led, after redirects'),
+  http_status: z.number().int(),
+  from_cache: z.boolean(),
+  age_seconds: z.number().int().describe('How old the snapshot is'),
+  rendered: z.boolean().describe('Read through a browser (RENDER_JS)'),
+  hidden_blocks_dropped: z.number().int().optional(),
+  fetched_at: z.string().describe('ISO 8601'),
+};
 
 /** The fields every link-listing result carries about the page the links were read from. */
 export function linkPageSummary(url: string, page: PageContent): Record<string, unknown> {

@@ -312,3 +312,22 @@ export function sectionLine(number: number, text: string): string {
 export function asSentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
+
+// --- ours: 2026-07-28 tasks (issue 25; src/server-modern-tasks.ts) ------------------------------------------------
+
+export const taskSentences = {
+  /** A task's status message before its tool has said anything. */
+  started: 'started',
+  /** The status message of a task its client cancelled. */
+  cancelled: 'cancelled by the client',
+  /** tasks/* from a request that did not declare the extension (-32021). */
+  undeclared: (method: string, extension: string) =>
+    `${method} needs the ${extension} extension: declare it under _meta["io.modelcontextprotocol/clientCapabilities"]` +
+    `.extensions on the request.`,
+  /** tasks/* naming a task this server does not have (-32602). */
+  unknown: (taskId: string) =>
+    `Unknown task '${quoteInput(taskId, 80)}': it never existed here or its time to live has passed. Call the tool ` +
+    'again.',
+  /** A task whose work failed for a reason that is not the tool's own error. */
+  failed: (reason: string) => `The task failed: ${reason}`,
+};

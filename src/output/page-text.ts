@@ -17,8 +17,9 @@ import {
   selectorMatchedNothing,
   withRenderNote,
 } from './notices.js';
-import type { Outcome } from '../outcome.js';
+import { OUTCOMES, type Outcome } from '../outcome.js';
 import { formatBytes } from '../formats/render-non-html.js';
+import { z } from 'zod';
 
 /** One short line where a text tool would otherwise return empty or misleading text. */
 export function statusLine(page: PageContent): string {
@@ -52,6 +53,35 @@ export interface RenderedPage {
   /** The continuation notice that ends `text`, when the content was cut (ToolOutput `continuation`). */
   readonly continuation?: Continuation;
 }
+
+/**
+ * structuredPage's fields as a schema: the outputSchema of the tools that return one page (fetch, read_url, web).
+ * Kept beside the function that fills them, so the two change together; every client validates a result against it
+ * (test/mcp/both-eras.test.ts), so a field added to one and not the other fails there.
+ */
+export const PAGE_RESULT_SHAPE = {
+  status: z.enum(OUTCOMES).describe('ok, or what kept the page from being read (empty, needs_js, …)'),
+  url: z.string().describe('The URL asked for'),
+  final_url: z.string().describe('Where it led, after redirects'),
+  http_status: z.number().int(),
+  content_type: z.string().describe('The media type the server sent (or the bytes showed)'),
+  content_kind: z.string().describe('html, markdown, text, json, xml, feed, pdf or binary'),
+  title: z.string().nullable(),
+  truncated: z.boolean().describe('The text was cut; next_start_index continues it'),
+  next_start_index: z.number().int().nullable(),
+  total_length: z.number().int().describe('Characters of the whole text'),
+  from_cache: z.boolean(),
+  age_seconds: z.number().int().describe('How old the snapshot is'),
+  rendered: z.boolean().describe('Read through a browser (RENDER_JS)'),
+  extraction_failed: z.boolean().optional(),
+  hidden_blocks_dropped: z.number().int().optional(),
+  fetched_at: z.string().describe('ISO 8601'),
+  page_count: z.number().int().optional().describe("A PDF's pages"),
+  markdown_twin: z.string().optional().describe("The page's Markdown version, read in its place"),
+  selector_matched: z.number().int().optional().describe('Elements the selector matched'),
+  section: z.object({ number: z.number().int(), text: z.string() }).optional(),
+  markdown_source: z.enum(['link-alternate', 'llms.txt']).optional(),
+};
 
 export function structuredPage(
   page: PageContent,

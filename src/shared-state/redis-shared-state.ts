@@ -12,6 +12,7 @@ import { createRedisMcpSessionStore } from './redis-mcp-sessions.js';
 import { createRedisPageCache } from './redis-page-cache.js';
 import { createRedisResumeStore } from './redis-resume-store.js';
 import { createRedisRobotsStore } from './redis-robots-store.js';
+import { createRedisTaskStore } from './redis-task-store.js';
 import type { SharedState } from './shared-state.js';
 
 export function createRedisSharedState(config: Config, redisUrl: string, local: MemoryPageCache): SharedState {
@@ -31,6 +32,7 @@ export function createRedisSharedState(config: Config, redisUrl: string, local: 
       ttlSeconds: config.crawlResumeTtlSeconds,
       local: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
     }),
+    taskStore: createRedisTaskStore(link),
     health: async () => ((await link.isReachable()) ? 'up' : 'down'),
     close: () => link.close(),
   };

@@ -1,7 +1,7 @@
 // What replicas share, chosen once from REDIS_URL (docs/scale-out.md) by a composition root (src/cli/main.ts,
 // src/index.ts), which hands each part to its user: the page cache, host turns, fetch claims and robots.txt answers
 // to the engine; the MCP sessions, cancellation bus and health to the HTTP transport; the resume store to the crawl
-// run. Without REDIS_URL, this process's in-memory state, as ever: the page cache and the resume store, and nothing
+// run; the task store to the 2026-07-28 MCP server. Without REDIS_URL, this process's in-memory state, as ever: the page cache and the resume store, and nothing
 // else to share (the queue spaces its own requests, in-flight fetches are shared within the process, the robots.txt
 // gate keeps its own answers). With it, Redis behind the same interfaces, each falling back to the in-memory
 // behaviour while Redis is unreachable (redis-link.ts).
@@ -16,6 +16,7 @@ import type { HostTurns } from '../fetch/queue.js';
 import type { RobotsStore } from '../fetch/robots-gate.js';
 import type { CancelBus } from './redis-cancel-bus.js';
 import type { McpSessionStore } from './redis-mcp-sessions.js';
+import { createMemoryTaskStore, type TaskStore } from './task-store.js';
 
 /** /healthz's `redis`: reachable, unreachable, or not configured. */
 export type SharedStateHealth = 'up' | 'down' | 'off';
@@ -38,6 +39,8 @@ export interface SharedState {
    * checkpointed while they run. Every front door of one process continues the others' crawls.
    */
   readonly resumeStore: ResumeStore;
+  /** 2026-07-28 tasks (the crawl run as one): this process's memory, or (REDIS_URL) read by every replica. */
+  readonly taskStore: TaskStore;
   health(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
@@ -52,6 +55,7 @@ export function createMemorySharedState(config: Config, options: SharedStateOpti
   return {
     pageCache: localPageCache(config, options),
     resumeStore: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
+    taskStore: createMemoryTaskStore(),
     health: async () => 'off',
     close: async () => {},
   };

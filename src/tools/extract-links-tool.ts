@@ -5,6 +5,7 @@ import { isSameSite, isWebUrl, uniqueLinks, type PageLink } from '../extract/lin
 import { limitLines, markdownLink } from '../output/link-list.js';
 import { filteredLinksHeading, LINK_LIST_CAPPED_NOTICE, noFilteredLinks, noLinksReason } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
+import { OUTCOMES } from '../outcome.js';
 import { capLimit, frameTokens } from '../output/truncate.js';
 import { urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
@@ -21,6 +22,22 @@ const inputShape = {
   ...requestShape,
 };
 
+const link = z.object({ url: z.string(), text: z.string() });
+const outputShape = {
+  status: z.enum(OUTCOMES),
+  url: z.string(),
+  final_url: z.string(),
+  http_status: z.number().int(),
+  filter: z.enum(FILTERS),
+  from_cache: z.boolean(),
+  age_seconds: z.number().int(),
+  hidden_blocks_dropped: z.number().int().optional(),
+  fetched_at: z.string(),
+  truncated: z.boolean().describe('The list was cut to stay within MAX_OUTPUT_TOKENS'),
+  internal: z.array(link),
+  external: z.array(link),
+};
+
 function section(title: string, links: readonly PageLink[]): string[] {
   if (links.length === 0) return [];
   return [`## ${title} (${links.length})`, '', ...links.map((link) => `- ${markdownLink(link.text, link.url)}`), ''];
@@ -34,6 +51,7 @@ export const extractLinksTool: ToolDefinition<typeof inputShape> = {
     'with its anchor text and absolute URL. Use filter to keep only internal or external links.',
   tags: ['web', 'links'],
   inputShape,
+  outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Extract the links of a web page' },
   async run(args, { engine, signal }) {
     const reading = { want: 'links', withoutRaw: true, ...requestOptions(args) } as const;

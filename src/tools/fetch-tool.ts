@@ -5,7 +5,7 @@ import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } 
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
-import { renderPageText, structuredPage } from '../output/page-text.js';
+import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -28,6 +28,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
     'something on a website, you can combine with the `links` tool to explore a website to find the content you need.',
   tags: ['web', 'fetch', 'markdown'],
   inputShape,
+  outputShape: PAGE_RESULT_SHAPE,
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };

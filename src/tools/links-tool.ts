@@ -1,6 +1,8 @@
 // The `links` tool of seeds/links-tool.md: the same-site links of a page, most frequent first, ties in order of
 // first appearance, with the anchor text of the first occurrence; `max_links` applied after counting.
-import { limitLines, linkLine, linkPageSummary, siteLinks } from '../output/link-list.js';
+import { z } from 'zod';
+import { LINK_PAGE_SHAPE, limitLines, linkLine, linkPageSummary, siteLinks } from '../output/link-list.js';
+import { OUTCOMES } from '../outcome.js';
 import { linksCappedNotice, linksHeading, noLinksRead, noLinksReason } from '../output/notices.js';
 import { booleanArgument, integerAtLeast, urlArgument } from './arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
@@ -14,6 +16,14 @@ const inputShape = {
   ...requestShape,
 };
 
+const outputShape = {
+  status: z.enum(OUTCOMES),
+  ...LINK_PAGE_SHAPE,
+  truncated: z.boolean().describe('The list was cut to stay within MAX_OUTPUT_TOKENS'),
+  total_links: z.number().int().describe('Same-site links on the page, before max_links'),
+  links: z.array(z.object({ url: z.string(), text: z.string(), count: z.number().int() })),
+};
+
 export const linksTool: ToolDefinition<typeof inputShape> = {
   name: 'links',
   title: 'List the links of a web page',
@@ -23,6 +33,7 @@ export const linksTool: ToolDefinition<typeof inputShape> = {
     "then `fetch` URLs to see the content, as you're not limited in how many tools you can use.",
   tags: ['web', 'links'],
   inputShape,
+  outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'List the links of a web page' },
   async run(args, { engine, signal }) {
     const reading = { want: 'links', withoutRaw: true, ...requestOptions(args) } as const;

@@ -1,6 +1,7 @@
 // The `read_url` tool of seeds/url-reader-architecture.md: one URL → its main content as Markdown under a metadata
 // header (title, final URL, word and token count, status), cut at `max_length` (DEFAULT_MAX_LENGTH), optionally
 // followed by the page's links. start_index continues a cut result from the same cached snapshot.
+import { z } from 'zod';
 import type { PageContent } from '../engine/page-content.js';
 import { isWebUrl, uniqueLinks } from '../extract/link-set.js';
 import { markdownLink } from '../output/link-list.js';
@@ -18,7 +19,7 @@ import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { sectionArgument, selectOptions, selectShape } from './select-arguments.js';
-import { statusLine, structuredPage } from '../output/page-text.js';
+import { PAGE_RESULT_SHAPE, statusLine, structuredPage } from '../output/page-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -59,6 +60,12 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
     'the notice names the start_index that continues.',
   tags: ['web', 'read', 'markdown'],
   inputShape,
+  outputShape: {
+    ...PAGE_RESULT_SHAPE,
+    // Absent when there is no content to count (an empty page, one that needs JavaScript).
+    word_count: z.number().int().optional(),
+    token_count: z.number().int().optional(),
+  },
   annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
   async run(args, context) {
     const { engine, signal } = context;

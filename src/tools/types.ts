@@ -82,7 +82,7 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   readonly description: string;
   readonly tags: readonly string[];
   readonly inputShape: Shape;
-  /** Declared only by tools whose structured result has a fixed schema (web_scraper, crawl). */
+  /** The structured result's schema (MCP outputSchema); every tool declares one (issue 25). */
   readonly outputShape?: z.ZodRawShape;
   readonly annotations: ToolAnnotations;
   /**

@@ -1,14 +1,21 @@
 // The `web` tool of seeds/web-tool.md: one tool, three modes. "markdown" and "raw" read like `fetch` (same heading,
 // truncation and extraction-failure notices); "links" lists the same-site links with a whole-line `max_length`.
 import { z } from 'zod';
-import { limitLines, lineTruncationNotice, linkLine, linkPageSummary, siteLinks } from '../output/link-list.js';
+import {
+  LINK_PAGE_SHAPE,
+  limitLines,
+  lineTruncationNotice,
+  linkLine,
+  linkPageSummary,
+  siteLinks,
+} from '../output/link-list.js';
 import { allLinksFound, noLinksFound, noLinksReason, withRenderNote } from '../output/notices.js';
 import { capLimit, checkStartIndex, frameTokens, widestTruncationNotice } from '../output/truncate.js';
 import { nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
-import { renderPageText, structuredPage } from '../output/page-text.js';
+import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolContext, type ToolDefinition, type ToolOutput } from './types.js';
 
 const MODES = ['markdown', 'raw', 'links'] as const;
@@ -56,7 +63,7 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
   if (links.length === 0) {
     return {
       text: withRenderNote(noLinksFound(args.url, noLinksReason(page, true)), page.renderSkipped),
-      structured: { status: page.outcome, ...common, truncated: false, total_links: 0 },
+      structured: { status: page.outcome, ...common, mode: 'links', truncated: false, total_links: 0 },
     };
   }
   const lines = links.map((link) => linkLine(link, true));
@@ -79,6 +86,7 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
     structured: {
       status: page.outcome,
       ...common,
+      mode: 'links',
       total_links: links.length,
       truncated,
       next_start_index: limited.nextIndex ?? null,
@@ -86,6 +94,16 @@ async function linksMode(args: WebArguments, { engine, signal }: ToolContext): P
     },
   };
 }
+
+// A page's fields in markdown and raw mode, the page-and-links fields in links mode: what both have is required.
+const outputShape = {
+  ...z.object(PAGE_RESULT_SHAPE).partial().shape,
+  ...LINK_PAGE_SHAPE,
+  status: PAGE_RESULT_SHAPE.status,
+  truncated: PAGE_RESULT_SHAPE.truncated,
+  mode: z.enum(MODES),
+  total_links: z.number().int().optional().describe('links mode: same-site links on the page'),
+};
 
 export const webTool: ToolDefinition<typeof inputShape> = {
   name: 'web',
@@ -96,6 +114,7 @@ export const webTool: ToolDefinition<typeof inputShape> = {
     'the accuracy of your answer to the user.',
   tags: ['web', 'fetch', 'markdown', 'links'],
   inputShape,
+  outputShape,
   annotations: { ...READ_ONLY_WEB, title: 'Read the web' },
   async run(args, context) {
     if (args.mode === 'links') return linksMode(args, context);

@@ -60,7 +60,7 @@ export async function serveStdio(engine: Engine, tools: readonly AnyTool[], opti
     const opening = await Promise.race([readOpening(process.stdin), stopping]);
     if (opening) {
       connection = opening.modern
-        ? await serveModern(engine, tools, serverOptions, opening.input)
+        ? await serveModern(engine, tools, serverOptions, opening.input, options.sharedState)
         : await serveLegacy(engine, tools, serverOptions, opening.input);
       process.stdin.on('end', () => void connection?.close());
       await connection.closed;
@@ -102,12 +102,22 @@ async function serveModern(
   tools: readonly AnyTool[],
   serverOptions: McpServerOptions,
   input: Readable,
+  sharedState: SharedState | undefined,
 ): Promise<Connection> {
-  const [{ serveStdio: serveV2Stdio, StdioServerTransport }, { createModernMcpServer }] = await Promise.all([
+  const [
+    { serveStdio: serveV2Stdio, StdioServerTransport },
+    { createModernMcpServer },
+    { createModernTasks },
+    { createMemoryTaskStore },
+  ] = await Promise.all([
     import('@modelcontextprotocol/server/stdio'),
     import('../server-modern.js'),
+    import('../server-modern-tasks.js'),
+    import('../shared-state/task-store.js'),
   ]);
   const caller = {}; // this connection's one client is one caller of the extraction workers
+  // This connection's tasks: on the composition root's task store, waited for by a graceful stop as calls are.
+  const tasks = createModernTasks(sharedState?.taskStore ?? createMemoryTaskStore(), { calls: serverOptions.calls });
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   input.once('end', () => ended());
@@ -123,12 +133,13 @@ async function serveModern(
       () => void engine.warm().catch((error: unknown) => log('warn', `Warming up failed: ${errorMessage(error)}`)),
     );
   };
-  const handle = serveV2Stdio(() => createModernMcpServer(engine, tools, { ...serverOptions, caller }), {
+  const handle = serveV2Stdio(() => createModernMcpServer(engine, tools, { ...serverOptions, caller, tasks }), {
     transport,
     onerror: (error) => log('warn', `MCP (2026-07-28) on stdio: ${error.message}`),
   });
   return {
     close: async () => {
+      tasks.abortAll();
       await handle.close();
       ended();
     },

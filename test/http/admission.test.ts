@@ -198,14 +198,16 @@ describe('MCP sessions at WEB_READER_MAX_SESSIONS', () => {
   });
 
   it('expires an idle session even while its GET stream is open', async () => {
-    const server = await start({}, ALL_TOOLS, { sessionIdleMs: 300 });
+    // Long enough for the stream to open first on a loaded machine (300 ms was not, at load 20), short beside the
+    // poll's limit: the poll ends as soon as the session is gone.
+    const server = await start({}, ALL_TOOLS, { sessionIdleMs: 4000 });
     const sessionId = await openRawSession(server.mcpUrl);
     const stream = await fetch(server.mcpUrl, {
       headers: { accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' },
     });
     expect(stream.status).toBe(200);
     expect(server.handle.sessionCount).toBe(1);
-    await expect.poll(() => server.handle.sessionCount, { timeout: 15_000 }).toBe(0);
+    await expect.poll(() => server.handle.sessionCount, { timeout: 30_000 }).toBe(0);
     // The stream ended with the session.
     await expect(stream.text()).resolves.toBeTypeOf('string');
   });

@@ -147,7 +147,9 @@ describe('shutdown', () => {
   it('gives running calls stopSignal at once, on both front doors, and waits for their answers', async () => {
     const server = await startTestHttpServer({}, [waitForStopTool], {
       apiTools: [waitForStopTool],
-      shutdownGraceMs: 30_000, // far longer than the calls take to answer a stop, even on a loaded machine
+      // Past the test's time limit (60 s): close() waits out the grace only if a call ignores its stop, and then the
+      // test fails on its limit. No clock is read, so a loaded machine cannot fail it.
+      shutdownGraceMs: 120_000,
     });
     const client = new Client({ name: 'shutdown-test', version: '0' });
     await client.connect(new StreamableHTTPClientTransport(server.mcpUrl));
@@ -156,10 +158,7 @@ describe('shutdown', () => {
       const viaMcp = client.callTool({ name: 'wait_for_stop', arguments: { max_ms: 20_000 } });
       const viaApi = fetch(`${server.url}/tools/wait_for_stop`, { method: 'POST', body: '{"max_ms": 20000}' });
       await expect.poll(() => stopEvents.started - startedBefore).toBe(2);
-      const closing = Date.now();
-      await server.close();
-      // Well inside the 30 s grace: the calls answered as soon as they were told to stop.
-      expect(Date.now() - closing).toBeLessThan(15_000);
+      await server.close(); // the calls answered as soon as they were told to stop: the grace was not waited out
       const mcpResult = (await viaMcp) as CallToolResult;
       expect(mcpResult.content[0]).toMatchObject({ type: 'text', text: 'stopped' });
       const apiResult = (await (await viaApi).json()) as { success: boolean; result: { how: string } };
@@ -176,7 +175,7 @@ describe('shutdown with a crawl running', () => {
       { ALLOW_PRIVATE_HOSTS: fixtures.hostPort, MAX_OUTPUT_TOKENS: '0' },
       ALL_TOOLS,
       {
-        shutdownGraceMs: 30_000, // far longer than the crawls take to answer a stop, even on a loaded machine
+        shutdownGraceMs: 120_000, // past the test's time limit: see the test above
       },
     );
     const client = new Client({ name: 'shutdown-crawl', version: '0' });
@@ -186,9 +185,7 @@ describe('shutdown with a crawl running', () => {
       await crawlRunning();
       const viaApi = fetch(`${server.url}/tools/crawl`, { method: 'POST', body: JSON.stringify(CRAWL_ARGS()) });
       await crawlRunning();
-      const closing = Date.now();
-      await server.close();
-      expect(Date.now() - closing).toBeLessThan(15_000); // well inside the 30 s grace: nothing had to be cancelled
+      await server.close(); // the grace, past the test's time limit, was not waited out: nothing had to be cancelled
       const mcpResult = (await viaMcp) as CallToolResult;
       expect(mcpResult.isError).toBeFalsy();
       expect(mcpResult.structuredContent).toMatchObject({ stop_reason: 'stopped' });

@@ -229,24 +229,27 @@ export async function callApi<T = ApiResult>(
   return (await response.json()) as T;
 }
 
-/** How the event loop fared while a call ran, from /healthz polled in the same process as the server. */
+/** How the server's event loop fared while a call ran, from /healthz polled meanwhile. */
 export interface HealthzWatch {
   /** /healthz answers received. */
   readonly answers: number;
   /** The longest wall-clock time between two answers: a blocked loop, or a machine too busy to run this process. */
   readonly longestGapMs: number;
   /**
-   * The most CPU time this process's main thread spent between two answers (Linux, from /proc; the wall-clock gap
+   * The most CPU time the server's main thread spent between two answers (Linux, from /proc; the wall-clock gap
    * elsewhere): work on the event loop. Load from other processes stretches the wall-clock gap, not this.
    */
   readonly longestLoopCpuMs: number;
 }
 
-/** CPU time of this process's main thread in ms (utime + stime), or undefined where /proc does not say. */
-function mainThreadCpuMs(): number | undefined {
-  if (!isMainThread) return undefined; // the /proc entry below is the process's main thread, not this one
+/**
+ * CPU time of process `pid`'s main thread in ms (utime + stime), or undefined where /proc does not say. A process's
+ * main thread is the task whose id is the process id.
+ */
+function mainThreadCpuMs(pid: number): number | undefined {
+  if (pid === process.pid && !isMainThread) return undefined; // this thread is not the one /proc would report
   try {
-    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/task/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
   } catch {
@@ -259,24 +262,29 @@ const CLOCK_TICKS_PER_SECOND = 100;
 
 /**
  * Polls `/healthz` every 20 ms until `done` settles; says how many answers came and the longest stretch between two,
- * in wall-clock time and in main-thread CPU time. A blocked event loop shows in both wherever it falls, inside a
- * poll or between two; a busy machine shows only in the wall-clock time.
+ * in wall-clock time and in the server's main-thread CPU time. A blocked event loop shows in both wherever it falls,
+ * inside a poll or between two; a busy machine shows only in the wall-clock time. `serverPid` is the server's
+ * process: this one when the server runs in-process (useTestHttpServer), a child's for `serve --http`.
  */
-export async function watchHealthz(baseUrl: string, done: Promise<unknown>): Promise<HealthzWatch> {
+export async function watchHealthz(
+  baseUrl: string,
+  done: Promise<unknown>,
+  serverPid: number = process.pid,
+): Promise<HealthzWatch> {
   let finished = false;
   void done.finally(() => (finished = true));
   let answers = 0;
   let longestGapMs = 0;
   let longestLoopCpuMs = 0;
   let last = performance.now();
-  let lastCpu = mainThreadCpuMs();
+  let lastCpu = mainThreadCpuMs(serverPid);
   while (!finished) {
     const response = await fetch(`${baseUrl}/healthz`);
     if (response.status !== 200) throw new Error(`/healthz answered ${response.status}`);
     await response.text();
     answers += 1;
     const now = performance.now();
-    const cpu = mainThreadCpuMs();
+    const cpu = mainThreadCpuMs(serverPid);
     longestGapMs = Math.max(longestGapMs, now - last);
     longestLoopCpuMs = Math.max(
       longestLoopCpuMs,

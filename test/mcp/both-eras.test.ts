@@ -152,6 +152,8 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
     for (const tool of list.tools) expect(tool.icons?.[0]?.src, tool.name).toMatch(/^data:image\/svg\+xml;base64,/);
     // Every schema gives each value one type: single-type dialects (the MCP Inspector's --strict) reject a list.
     expect(typeLists(list.tools)).toEqual([]);
+    // Every tool's result has a fixed shape, declared (the calls below: each client validates structuredContent).
+    expect(list.tools.filter((tool) => tool.outputSchema === undefined).map((tool) => tool.name)).toEqual([]);
   });
 
   it.each(Object.keys(CALLS))('calls %s', async (name) => {
@@ -165,6 +167,21 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
     expect(text).toMatch(CALLS[name]!.says);
     // The crawl reports each page it reads.
     if (name === 'crawl') expect(progress.length).toBeGreaterThanOrEqual(4);
+    // Its structured result, which the client has checked against the tool's outputSchema (web_scraper's status is
+    // its seed's HTTP status).
+    expect(result.structuredContent).toMatchObject({ status: name === 'web_scraper' ? 200 : 'ok' });
+  });
+
+  it.each([
+    ['web', { mode: 'links' }, /Products/],
+    ['web', { mode: 'raw' }, /<h1>/],
+    ['read_url', { include_links: true }, /Welcome/],
+    ['extract_links', { filter: 'internal' }, /About Us/],
+    ['links', { max_links: 1, titles: false }, /http/],
+  ])('calls %s with %j, its structured result valid too', async (name, extra, says) => {
+    const result = await client!.callTool({ name, arguments: { url: fixtures.url('/site'), ...extra } }, {});
+    expect(JSON.stringify(result.content)).toMatch(says);
+    expect(result.structuredContent).toMatchObject({ status: 'ok' });
   });
 
   it('reads a failed call in its era: a bad argument and an unknown tool are results that say what to do', async () => {

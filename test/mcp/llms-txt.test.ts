@@ -27,10 +27,14 @@ describe('Markdown twins named by /llms.txt', () => {
     const url = server.url('/docs/guide');
     const first = await session.call('fetch', { url });
     expect(first.text).toContain('The HTML guide');
-    await vi.waitFor(async () => {
-      const next = await session.call('fetch', { url });
-      expect(next.structuredContent).toMatchObject({ markdown_source: 'llms.txt' });
-    });
+    // The lookup takes an idle turn of the host's: on a loaded machine that is seconds, not vi.waitFor's default 1 s.
+    await vi.waitFor(
+      async () => {
+        const next = await session.call('fetch', { url });
+        expect(next.structuredContent).toMatchObject({ markdown_source: 'llms.txt' });
+      },
+      { timeout: 30_000, interval: 500 },
+    );
   });
 
   it('reads the .md twin llms.txt lists for the page, and says where the Markdown came from', async () => {
@@ -103,7 +107,7 @@ describe('Markdown twins named by /llms.txt', () => {
     }
     const guide = await session.call('fetch', { url: bare.url('/docs/guide') });
     expect(guide.text).toContain('The HTML guide');
-    await vi.waitFor(() => expect(bare.hits('/llms.txt') - before).toBe(1));
+    await vi.waitFor(() => expect(bare.hits('/llms.txt') - before).toBe(1), { timeout: 30_000, interval: 200 });
   });
 
   it('with CACHE_TTL=0 the answer is still kept per origin (the site-file TTL): llms.txt is asked for once', async () => {
@@ -111,10 +115,13 @@ describe('Markdown twins named by /llms.txt', () => {
     const before = server.hits('/llms.txt');
     await session.call('fetch', { url: server.url('/docs/guide') });
     await session.call('fetch', { url: server.url('/docs/guide') });
-    await vi.waitFor(async () => {
-      const next = await session.call('fetch', { url: server.url('/docs/guide') });
-      expect(next.structuredContent).toMatchObject({ markdown_source: 'llms.txt' });
-    });
+    await vi.waitFor(
+      async () => {
+        const next = await session.call('fetch', { url: server.url('/docs/guide') });
+        expect(next.structuredContent).toMatchObject({ markdown_source: 'llms.txt' });
+      },
+      { timeout: 30_000, interval: 500 },
+    );
     expect(server.hits('/llms.txt') - before).toBe(1);
   });
 });

@@ -48,7 +48,7 @@ describe('README "Protocol versions"', () => {
     mkdirSync(SCRATCH, { recursive: true });
     const file = `${SCRATCH}${era}.mjs`;
     writeFileSync(file, local(example.code));
-    const { stdout } = await promisify(execFile)(process.execPath, [file], { timeout: 30_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, [file]);
     expect(stdout.trim()).toBe(local(example.prints));
   });
 });

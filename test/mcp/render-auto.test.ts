@@ -3,7 +3,7 @@
 // and it carries heavy scripts (a product page, as the modern eval set's listings and shops); a script shell, with
 // an empty mount point or with hardly any text, is still rendered.
 import { expect, it } from 'vitest';
-import { describeWithBrowser } from '../browser-available.js';
+import { describeWithBrowser, SLOW_MACHINE_RENDER_TIMEOUT } from '../browser-available.js';
 import { respondWith, type FixtureServer } from '../fixture-server.js';
 import { useMcpSession } from './session.js';
 
@@ -98,7 +98,7 @@ describeWithBrowser('RENDER_JS=auto over MCP, with Chromium', (browserPath) => {
   const { server, session } = useMcpSession({
     tools: 'all',
     setup: addRoutes,
-    env: { CHROMIUM_PATH: browserPath, RENDER_JS: 'auto' },
+    env: { CHROMIUM_PATH: browserPath, RENDER_JS: 'auto', RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT },
   });
 
   it('a page whose HTML holds its text is read as served: a short main block and heavy scripts are not a shell', async () => {

@@ -3,7 +3,7 @@
 // CLI, with `rendered: true`; `render: "never"` and a missing browser keep the static read and say why.
 import { describe, expect, it } from 'vitest';
 import { PRODUCT_USER_AGENT } from '../../src/config.js';
-import { describeWithBrowser, TEST_BROWSER_PATH } from '../browser-available.js';
+import { describeWithBrowser, SLOW_MACHINE_RENDER_TIMEOUT, TEST_BROWSER_PATH } from '../browser-available.js';
 import type { FixtureServer } from '../fixture-server.js';
 import { respondWith } from '../fixture-server.js';
 import { callApi, useTestHttpServer } from '../http/http-harness.js';
@@ -65,7 +65,7 @@ describeWithBrowser('rendering over MCP, with Chromium', (browserPath) => {
   const { server, session } = useMcpSession({
     tools: 'all',
     setup: addRoutes,
-    env: { CHROMIUM_PATH: browserPath },
+    env: { CHROMIUM_PATH: browserPath, RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT },
   });
 
   it('fetch reads a script-built page from the rendered DOM (render "auto", the default)', async () => {
@@ -142,11 +142,11 @@ describeWithBrowser('rendering over MCP, with Chromium', (browserPath) => {
 
 describeWithBrowser('rendering through the JSON API and the CLI', (browserPath) => {
   const server = useFixtureServer(addRoutes);
-  // The harness's FETCH_TIMEOUT of 5 s would give renders 10 s (RENDER_TIMEOUT follows it): the default 20 s here.
+  // The harness's FETCH_TIMEOUT of 5 s would give renders 10 s (RENDER_TIMEOUT follows it).
   const http = useTestHttpServer(() => ({
     ALLOW_PRIVATE_HOSTS: server.hostPort,
     CHROMIUM_PATH: browserPath,
-    RENDER_TIMEOUT: '20000',
+    RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT,
   }));
 
   it('POST /tools/fetch with render "always" answers with the rendered content', async () => {
@@ -157,8 +157,12 @@ describeWithBrowser('rendering through the JSON API and the CLI', (browserPath) 
   });
 
   it('web-reader read --render always prints the rendered content', async () => {
-    const env = { ALLOW_PRIVATE_HOSTS: server.hostPort, CHROMIUM_PATH: browserPath };
-    const run = await runCli(['read', server.url('/app'), '--render', 'always'], env, { timeoutMs: 30_000 });
+    const env = {
+      ALLOW_PRIVATE_HOSTS: server.hostPort,
+      CHROMIUM_PATH: browserPath,
+      RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT,
+    };
+    const run = await runCli(['read', server.url('/app'), '--render', 'always'], env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('Tide tables are printed');

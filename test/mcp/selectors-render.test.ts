@@ -1,7 +1,7 @@
 // Selectors and sections on a script-built page (issue 14 items 3 and 4 with issue 13's rendering): the static read
 // is an empty shell, so the page is rendered in a real Chromium and the selectors apply to the rendered DOM.
 import { expect, it } from 'vitest';
-import { describeWithBrowser } from '../browser-available.js';
+import { describeWithBrowser, SLOW_MACHINE_RENDER_TIMEOUT } from '../browser-available.js';
 import { respondWith, type FixtureServer } from '../fixture-server.js';
 import { useMcpSession } from './session.js';
 
@@ -23,7 +23,11 @@ function addRoutes(server: FixtureServer): void {
 }
 
 describeWithBrowser('selectors on the rendered DOM, with Chromium', (browserPath) => {
-  const { server, session } = useMcpSession({ tools: 'all', setup: addRoutes, env: { CHROMIUM_PATH: browserPath } });
+  const { server, session } = useMcpSession({
+    tools: 'all',
+    setup: addRoutes,
+    env: { CHROMIUM_PATH: browserPath, RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT },
+  });
 
   it('a selector that matches nothing in the static shell reads the rendered page', async () => {
     const result = await session.call('fetch', { url: server.url('/lighthouse'), selector: '#side' });

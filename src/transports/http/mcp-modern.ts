@@ -19,6 +19,8 @@ import type { Config } from '../../config.js';
 import type { Engine } from '../../engine/engine.js';
 import { log } from '../../log.js';
 import { createModernMcpServer } from '../../server-modern.js';
+import { createModernTasks } from '../../server-modern-tasks.js';
+import { createMemoryTaskStore } from '../../shared-state/task-store.js';
 import type { SharedState } from '../../shared-state/shared-state.js';
 import type { AnyTool } from '../../tools/registry.js';
 import type { GracefulStop } from '../graceful-stop.js';
@@ -27,7 +29,7 @@ import { readRpcBody, type McpSessions } from './mcp-sessions.js';
 export interface McpEndpoint {
   /** Answers a GET, POST or DELETE on /mcp; names the tool called (or the method) in `entry.tool` for the log. */
   handle(req: IncomingMessage, res: ServerResponse, entry: { tool: string }): Promise<void>;
-  /** Aborts the 2026-07-28 calls still running (their requests are answered as cancelled). */
+  /** Aborts the 2026-07-28 calls and tasks still running (calls' requests are answered as cancelled). */
   close(): Promise<void>;
 }
 
@@ -44,11 +46,17 @@ export function createMcpEndpoint(
   options: McpEndpointOptions,
 ): McpEndpoint {
   const onerror = (error: Error) => log('warn', `MCP (2026-07-28): ${error.message}`);
+  // Tasks (server-modern-tasks.ts) outlive the request that started them: one runner per endpoint, on the shared
+  // task store, so that any replica reads and cancels them; a shutdown waits for their work as for a call's.
+  const tasks = createModernTasks(options.sharedState?.taskStore ?? createMemoryTaskStore(), {
+    calls: options.graceful,
+  });
   const modern = createMcpHandler(
     () =>
       createModernMcpServer(engine, tools, {
         stopSignal: options.graceful.stopSignal,
         resumeStore: options.sharedState?.resumeStore,
+        tasks,
       }),
     { legacy: 'reject', onerror, maxRequestBodySize: config.httpMaxBodyBytes },
   );
@@ -65,6 +73,9 @@ export function createMcpEndpoint(
       }
       await serveModern(req, res, message);
     },
-    close: () => modern.close(),
+    close: async () => {
+      tasks.abortAll();
+      await modern.close();
+    },
   };
 }
