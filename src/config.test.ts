@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_USER_AGENT, PRODUCT_USER_AGENT, resolveConfig } from './config.js';
+import { DEFAULT_BRAVE_API_URL, DEFAULT_USER_AGENT, PRODUCT_USER_AGENT, resolveConfig } from './config.js';
 import { REPOSITORY_URL, VERSION } from './version.js';
 
 describe('User-Agent', () => {
@@ -32,5 +32,19 @@ describe('ALLOW_PRIVATE_HOSTS', () => {
     expect(() => resolveConfig({ ALLOW_PRIVATE_HOSTS: '127.0.0.1:8080 127.0.0.1:1' })).toThrow(
       "ALLOW_PRIVATE_HOSTS is a comma-separated list of exact host:port pairs (e.g. 127.0.0.1:8080,localhost:3000); got '127.0.0.1:8080 127.0.0.1:1'.",
     );
+  });
+});
+
+describe('search providers', () => {
+  it('none by default; Brave at its own endpoint unless BRAVE_API_URL names another', () => {
+    expect(resolveConfig({})).toMatchObject({ searxngUrl: undefined, braveApiKey: undefined });
+    expect(resolveConfig({}).braveApiUrl).toBe(DEFAULT_BRAVE_API_URL);
+    const proxied = resolveConfig({ BRAVE_API_KEY: ' k ', BRAVE_API_URL: 'http://10.0.0.5:8080/brave' });
+    expect([proxied.braveApiKey, proxied.braveApiUrl]).toEqual(['k', 'http://10.0.0.5:8080/brave']);
+  });
+
+  it.each(['SEARXNG_URL', 'BRAVE_API_URL'])('%s must be an http(s) URL, refused naming it', (name) => {
+    expect(() => resolveConfig({ [name]: 'searxng.local' })).toThrow(`${name} must be an http:// or https:// URL`);
+    expect(() => resolveConfig({ [name]: 'ftp://searxng.local/' })).toThrow(name);
   });
 });

@@ -50,7 +50,15 @@ export interface Config {
   // Many replicas (docs/scale-out.md, src/shared-state/)
   readonly redisUrl: string | undefined; // REDIS_URL: state shared through Redis; none, one process keeps it in memory
   readonly redisCacheMaxBytes: number; // REDIS_CACHE_MAX_SIZE, the compressed pages kept in Redis, all replicas together
+  // The `search` tool's provider (src/runs/search-web.ts): SearXNG when SEARXNG_URL is set, else Brave with a key.
+  // Operator-trusted endpoints: reached even on a private address, that exact host:port only; results are not.
+  readonly searxngUrl: string | undefined; // SEARXNG_URL, the instance's base URL (its JSON API is /search)
+  readonly braveApiKey: string | undefined; // BRAVE_API_KEY, sent as X-Subscription-Token
+  readonly braveApiUrl: string; // BRAVE_API_URL, Brave's web search endpoint unless a proxy or a test stands in
 }
+
+/** Brave Search API's web search endpoint (BRAVE_API_URL's default). */
+export const DEFAULT_BRAVE_API_URL = 'https://api.search.brave.com/res/v1/web/search';
 
 /**
  * The crawler's name: the product token of its User-Agent and the robots.txt group it obeys (RFC 9309 §2.2.1: a
@@ -137,6 +145,22 @@ function redisUrl(raw: string | undefined): string | undefined {
   return value;
 }
 
+/** An operator's http(s) endpoint (SEARXNG_URL, BRAVE_API_URL); anything else is a start-up error naming it. */
+function endpointUrl(name: string, raw: string | undefined): string | undefined {
+  const value = raw?.trim();
+  if (!value) return undefined;
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {
+    // not a URL at all: refused below with the same message
+  }
+  if (protocol !== 'http:' && protocol !== 'https:') {
+    throw new InvalidArgumentError(name, `${name} must be an http:// or https:// URL, got '${quoteInput(value)}'.`);
+  }
+  return value;
+}
+
 /** Parses "host:port,host:port"; an entry without a port would exempt every port, so it is refused. */
 export function parseHostPortList(raw: string | undefined, name = 'ALLOW_PRIVATE_HOSTS'): Set<string> {
   const hosts = new Set<string>();
@@ -201,6 +225,9 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     httpMaxBodyBytes: integer(env, 'WEB_READER_MAX_BODY_SIZE', 1048576, 1),
     redisUrl: redisUrl(env.REDIS_URL),
     redisCacheMaxBytes: integer(env, 'REDIS_CACHE_MAX_SIZE', 268435456, 0),
+    searxngUrl: endpointUrl('SEARXNG_URL', env.SEARXNG_URL),
+    braveApiKey: env.BRAVE_API_KEY?.trim() || undefined,
+    braveApiUrl: endpointUrl('BRAVE_API_URL', env.BRAVE_API_URL) ?? DEFAULT_BRAVE_API_URL,
   };
   const { allowPrivateHosts, ...rest } = flags;
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));

@@ -19,7 +19,8 @@ export type ErrorCode =
   | 'QUEUE_TIMEOUT'
   | 'EXTRACTION_FAILED'
   | 'EXTRACTION_TIMEOUT'
-  | 'INVALID_ARGUMENT';
+  | 'INVALID_ARGUMENT'
+  | 'SEARCH_UNAVAILABLE';
 
 export class WebReaderError extends Error {
   constructor(
@@ -35,7 +36,9 @@ export class WebReaderError extends Error {
 /**
  * The network failed us: no connection, a body too large, a redirect loop, a malformed response. Rendering
  * (src/browser/) adds two: BROWSER_MISSING, no browser to render with (none installed, or CHROMIUM_PATH names
- * nothing), and BROWSER_FAILED, the browser would not start, crashed or hung and was killed.
+ * nothing), and BROWSER_FAILED, the browser would not start, crashed or hung and was killed. `search` adds
+ * SEARCH_UNAVAILABLE: its provider (SearXNG, Brave) is down, refused the key, rate-limited us or answered nonsense;
+ * `url` is then the provider's endpoint and the message names the provider.
  */
 export class FetchError extends WebReaderError {
   constructor(
@@ -45,7 +48,8 @@ export class FetchError extends WebReaderError {
       | 'TOO_MANY_REDIRECTS'
       | 'BAD_RESPONSE'
       | 'BROWSER_MISSING'
-      | 'BROWSER_FAILED',
+      | 'BROWSER_FAILED'
+      | 'SEARCH_UNAVAILABLE',
     readonly url: string,
     message: string,
     options?: { cause?: unknown },

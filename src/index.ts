@@ -9,6 +9,8 @@ import { createLazyEngine } from './engine/lazy-engine.js';
 import { InvalidArgumentError } from './errors.js';
 import { createSharedState } from './shared-state/shared-state.js';
 import type { FetchToolArguments } from './tools/fetch-tool.js';
+import type { ReadManyToolArguments } from './tools/read-many-tool.js';
+import type { SearchToolArguments } from './tools/search-tool.js';
 import { findTool } from './tools/registry.js';
 import { runTool } from './tools/run-tool.js';
 import type { ToolOutput } from './tools/types.js';
@@ -35,6 +37,10 @@ export {
 } from './errors.js';
 export type { ToolOutput } from './tools/types.js';
 export type { FetchToolArguments } from './tools/fetch-tool.js';
+/** `readMany`'s arguments: `urls` (at most 20), `max_tokens` shared by the pages, `timeout` (s), reading options. */
+export type { ReadManyToolArguments } from './tools/read-many-tool.js';
+/** `search`'s arguments: `query`, `max_results`, `language`, `time_range`, `read` (the top N read), reading options. */
+export type { SearchToolArguments } from './tools/search-tool.js';
 export {
   formatExplain,
   type ExplainEntry,
@@ -66,6 +72,17 @@ export interface WebReader {
   readonly engine: Engine;
   /** The `fetch` tool: main content as Markdown, or the raw body; with `explain: true`, how extraction decided. */
   fetch(args: WebReaderFetchArguments, signal?: AbortSignal): Promise<ToolOutput>;
+  /**
+   * The `read_many` tool: up to 20 URLs at once, each with its own outcome, in the order given, within one token
+   * budget shared fairly; pages unfinished at the `timeout` are named in `structured.unfinished`.
+   */
+  readMany(args: ReadManyToolArguments, signal?: AbortSignal): Promise<ToolOutput>;
+  /**
+   * The `search` tool, with the provider the env names (SEARXNG_URL, or BRAVE_API_KEY): ranked results in
+   * `structured.results`, and with `read: N` the top N pages in `structured.pages`. No provider: an error
+   * (SEARCH_UNAVAILABLE) saying which variable to set.
+   */
+  search(args: SearchToolArguments, signal?: AbortSignal): Promise<ToolOutput>;
   /** Any tool by name, with its arguments as an MCP client would send them. */
   call(name: string, args: Record<string, unknown>, signal?: AbortSignal): Promise<ToolOutput>;
   /** Stops the extraction workers, and closes the connection to Redis when there is one. */
@@ -96,6 +113,8 @@ export function createWebReader(options: WebReaderOptions = {}): WebReader {
     engine,
     // `explain` is not a tool argument (the tool's schema refuses unknown ones): it travels in the tool's context.
     fetch: ({ explain, ...args }, signal) => call('fetch', args, signal, explain),
+    readMany: (args, signal) => call('read_many', args, signal),
+    search: (args, signal) => call('search', args, signal),
     call: (name, args, signal) => call(name, args, signal),
     close: async () => {
       await engine.close();

@@ -100,7 +100,13 @@ describe('usage mistakes: one line, exit 2', () => {
       '--max-length applies to read only, not to links. Run web-reader links --help.',
     ],
     ['a mistyped command', ['raed', 'http://example.test/'], "Unknown command 'raed' — did you mean read?"],
-    ['two URLs', ['read', 'http://a.test/', 'http://b.test/'], 'read takes exactly one URL; 2 were given.'],
+    ['two URLs', ['links', 'http://a.test/', 'http://b.test/'], 'links takes exactly one URL; 2 were given.'],
+    // read takes several (read_many), at most 20.
+    [
+      '21 URLs to read',
+      ['read', ...Array.from({ length: 21 }, (_, n) => `http://a.test/${n}`)],
+      'urls takes at most 20 URLs; 21 were given.',
+    ],
     [
       'a bad value a tool refuses, named by its flag',
       ['read', 'http://example.test/', '--render', 'sometimes'],

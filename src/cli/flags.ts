@@ -4,14 +4,17 @@
 import type { ParseArgsConfig } from 'node:util';
 import { CONFIG_BOUNDS } from '../config.js';
 
-export type Command = 'serve' | 'read' | 'links' | 'map' | 'scrape' | 'crawl';
+export type Command = 'serve' | 'read' | 'links' | 'map' | 'scrape' | 'crawl' | 'search';
 
 export const COMMANDS: Readonly<Record<Command, { readonly usage: string; readonly summary: string }>> = {
   serve: {
     usage: 'serve',
     summary: 'the MCP server on stdio (what `web-reader` alone runs), or over HTTP with --http',
   },
-  read: { usage: 'read <url>', summary: "print the page's main content as Markdown" },
+  read: {
+    usage: 'read <url> [<url>…]',
+    summary: "print the page's main content as Markdown; several URLs (at most 20) are read at once",
+  },
   links: { usage: 'links <url>', summary: "the page's same-site links, most frequent first" },
   map: { usage: 'map <url>', summary: "the site's URLs (sitemaps, /llms.txt, the page's links), not their content" },
   scrape: {
@@ -21,6 +24,10 @@ export const COMMANDS: Readonly<Record<Command, { readonly usage: string; readon
   crawl: {
     usage: 'crawl <url> | crawl --continue ID',
     summary: 'breadth-first from the URL within a token budget; pages as Markdown, a summary at the end',
+  },
+  search: {
+    usage: 'search <query>',
+    summary: 'search the web (SEARXNG_URL or BRAVE_API_KEY): a numbered list; --read N reads the top N',
   },
 };
 
@@ -42,13 +49,13 @@ export interface Flag {
 }
 
 const PAGE_READERS: readonly Command[] = ['read', 'links', 'scrape', 'crawl', 'map'];
-const CONTENT_READERS: readonly Command[] = ['read', 'scrape', 'crawl'];
+const CONTENT_READERS: readonly Command[] = ['read', 'scrape', 'crawl', 'search'];
 
 export const FLAGS = {
   json: {
     type: 'boolean',
     help: 'a machine-readable result (scrape always prints JSON)',
-    commands: ['read', 'links', 'map', 'scrape', 'crawl'],
+    commands: ['read', 'links', 'map', 'scrape', 'crawl', 'search'],
   },
   raw: { type: 'boolean', help: 'the raw body instead of extracted Markdown', commands: ['read'], argument: 'raw' },
   explain: {
@@ -157,8 +164,8 @@ export const FLAGS = {
   'max-tokens': {
     type: 'string',
     value: 'N',
-    help: 'token budget for all pages (DEFAULT_MAX_TOKENS, 100000)',
-    commands: ['crawl'],
+    help: 'token budget for all pages (crawl: DEFAULT_MAX_TOKENS, 100000; several URLs, search: MAX_OUTPUT_TOKENS)',
+    commands: ['crawl', 'read', 'search'],
     argument: 'max_tokens',
     integer: { min: 1 },
   },
@@ -185,6 +192,37 @@ export const FLAGS = {
     commands: ['crawl'],
     argument: 'max_seconds',
     integer: { min: 1, max: 3600 },
+  },
+  deadline: {
+    type: 'string',
+    value: 'N',
+    help: 'several URLs, search --read: print what was read within N seconds (default 45, at most 300), name the rest',
+    commands: ['read', 'search'],
+    argument: 'timeout',
+    integer: { min: 1, max: 300 },
+  },
+  'max-results': {
+    type: 'string',
+    value: 'N',
+    help: 'at most N results, 1–20 (default 10)',
+    commands: ['search'],
+    argument: 'max_results',
+    integer: { min: 1, max: 20 },
+  },
+  read: {
+    type: 'string',
+    value: 'N',
+    help: 'also read the top N results, 0–20 (default 0)',
+    commands: ['search'],
+    integer: { min: 0, max: 20 },
+  },
+  language: { type: 'string', value: 'CODE', help: 'results in this language, e.g. en or de-DE', commands: ['search'] },
+  'time-range': {
+    type: 'string',
+    value: 'RANGE',
+    help: 'only pages from the last day, week, month or year',
+    commands: ['search'],
+    argument: 'time_range',
   },
   'allowed-domains': {
     type: 'string',
@@ -234,14 +272,14 @@ export const FLAGS = {
     type: 'string',
     value: 'N',
     help: 'use a cached copy only if at most N seconds old (0 = fetch now)',
-    commands: PAGE_READERS,
+    commands: [...PAGE_READERS, 'search'],
     argument: 'max_age',
     integer: { min: 0 },
   },
   tools: {
     type: 'string',
     value: 'LIST',
-    help: 'tools and presets: default (fetch, links, crawl), url-reader, explore, all, or names (WEB_READER_TOOLS)',
+    help: 'tools and presets: default (fetch, links, crawl; search with a provider), url-reader, explore, research, all, or names (WEB_READER_TOOLS)',
     commands: ['serve'],
   },
   http: {

@@ -7,7 +7,7 @@ const ENVIRONMENT = `Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFA
 MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,
 RESPECT_ROBOTS, WEB_READER_TOOLS, MAX_OUTPUT_TOKENS, EXTRACT_TIMEOUT, CRAWL_RESUME_TTL, HTTPS_PROXY, HTTP_PROXY,
 NO_PROXY, PROXY_IS_EGRESS_POLICY, RENDER_JS, RENDER_TIMEOUT, RENDER_CONCURRENCY, RENDER_MAX_SIZE, RENDER_MAX_MEMORY,
-CHROMIUM_PATH;
+CHROMIUM_PATH, SEARXNG_URL, BRAVE_API_KEY, BRAVE_API_URL;
 REDIS_URL and REDIS_CACHE_MAX_SIZE for state shared by replicas (docs/scale-out.md); for serve --http also
 WEB_READER_HOST, WEB_READER_PORT, WEB_READER_TOKEN, WEB_READER_ALLOWED_ORIGINS, WEB_READER_ALLOWED_HOSTS,
 WEB_READER_MAX_CONNECTIONS, WEB_READER_MAX_SESSIONS, WEB_READER_SESSION_IDLE, WEB_READER_MAX_BODY_SIZE.`;
@@ -53,7 +53,13 @@ export function mainHelp(): string {
 }
 
 const NOTES: Partial<Record<Command, string>> = {
-  read: 'A page longer than MAX_OUTPUT_TOKENS (20000 tokens) is cut; stderr then says how to read the rest.',
+  read:
+    'A page longer than MAX_OUTPUT_TOKENS (20000 tokens) is cut; stderr then says how to read the rest.\n' +
+    'Several URLs (at most 20) are read at once, politely per host, and printed one after another under a header\n' +
+    'line each, the whole within --max-tokens (default MAX_OUTPUT_TOKENS) shared fairly between them.',
+  search:
+    'Needs a provider: SEARXNG_URL (a SearXNG instance with its JSON format on) or BRAVE_API_KEY (Brave Search\n' +
+    'API; BRAVE_API_URL to go through a proxy). Results as a numbered list; --read N adds the top N pages.',
   crawl:
     'A progress bar on stderr when it is a terminal; Ctrl-C stops and keeps what was read. A crawl stopped at\n' +
     '--max-seconds prints the command that continues it: web-reader crawl --continue ID.',

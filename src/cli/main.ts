@@ -82,6 +82,8 @@ function exitCodeOf(output: ToolOutput): number {
     return code === 'INVALID_ARGUMENT' || code === 'UNSUPPORTED_PROTOCOL' ? EXIT.USAGE : EXIT.FAILED;
   }
   if (output.structured.status === 'empty' || output.structured.status === 'needs_js') return EXIT.NOTHING_TO_READ;
+  // Several pages (read with several URLs), none of which could be read.
+  if (output.structured.status === 'error') return EXIT.FAILED;
   if (output.structured.selector_matched === 0) return EXIT.NOTHING_TO_READ;
   return EXIT.OK;
 }
@@ -195,7 +197,7 @@ async function runCommand(
       if (operands.length > 0) {
         throw new InvalidArgumentError('serve', CLI_SENTENCES.serveTakesNoUrl);
       }
-      const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools');
+      const tools = selectTools(config.tools, values.tools === undefined ? 'WEB_READER_TOOLS' : '--tools', config);
       if (values.http) {
         const { serveHttp } = await import('../transports/http/server.js');
         await serveHttp(config, createLazyEngine(config, shared), tools, shared);
@@ -205,6 +207,7 @@ async function runCommand(
       return EXIT.OK;
     }
     case 'read': {
+      if (operands.length > 1) return readSeveral(config, shared, values, operands);
       const args = {
         url: oneUrl('read', operands),
         raw: values.raw ?? false,
@@ -254,7 +257,42 @@ async function runCommand(
     }
     case 'crawl':
       return crawlCommand(config, shared, values, operands);
+    case 'search': {
+      if (operands.length === 0) throw new InvalidArgumentError('query', CLI_SENTENCES.searchNeedsQuery);
+      const args = {
+        // `web-reader search rust async runtime` searches for the words as one query, as a shell user means it.
+        query: operands.join(' '),
+        ...(values['max-results'] !== undefined && { max_results: integerFlag(values, 'max-results') }),
+        ...(values.read !== undefined && { read: integerFlag(values, 'read') }),
+        ...(values.language !== undefined && { language: values.language }),
+        ...(values['time-range'] !== undefined && { time_range: values['time-range'] }),
+        ...manyFlags(values),
+      };
+      return runOnce(config, shared, 'search', operands, findTool('search')!, args, { json });
+    }
   }
+}
+
+/** --max-tokens, --deadline and the reading flags of a call that reads several pages (read_many, search --read). */
+function manyFlags(values: Values): Record<string, unknown> {
+  return {
+    ...(values['max-tokens'] !== undefined && { max_tokens: integerFlag(values, 'max-tokens') }),
+    ...(values.deadline !== undefined && { timeout: integerFlag(values, 'deadline') }),
+    ...(values['max-age'] !== undefined && { max_age: integerFlag(values, 'max-age') }),
+    ...renderFlags(values),
+    ...selectFlags(values),
+  };
+}
+
+/** The flags of `read` that read one page only: refused with several URLs rather than silently dropped. */
+const ONE_PAGE_FLAGS = ['raw', 'explain', 'max-length', 'start-index', 'section', 'header'] as const;
+
+/** `web-reader read URL URL…`: read_many, pages one after another with a header line each. */
+function readSeveral(config: Config, shared: SharedState, values: Values, operands: readonly string[]) {
+  const single = ONE_PAGE_FLAGS.find((flag) => values[flag] !== undefined);
+  if (single) throw new InvalidArgumentError(`--${single}`, CLI_SENTENCES.onePageFlag(`--${single}`));
+  const args = { urls: operands.map(withScheme), ...manyFlags(values) };
+  return runOnce(config, shared, 'read', operands, findTool('read_many')!, args, { json: values.json ?? false });
 }
 
 async function crawlCommand(

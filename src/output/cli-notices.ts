@@ -19,6 +19,8 @@ export const CLI_SENTENCES = {
   headerFormat: '--header takes "Name: value", e.g. --header "Cookie: a=b".',
   explainWithRaw: '--explain explains extraction, and --raw skips it: use one of them.',
   serveTakesNoUrl: 'serve takes no URL; its clients name the pages. Run web-reader serve --help.',
+  searchNeedsQuery: 'search needs the words to search for: web-reader search "your query".',
+  onePageFlag: (flag: string) => `${flag} reads one page; with several URLs, read them one at a time, or drop ${flag}.`,
   continueTakesNoUrl: 'crawl --continue ID takes no URL: the crawl keeps its own.',
   wrotePages: (count: number, indexName: string, dir: string) =>
     `Wrote ${count} ${count === 1 ? 'page' : 'pages'} and ${indexName} to ${dir}`,

@@ -12,6 +12,8 @@ import { quoteInput } from '../quote.js';
 
 // The command line's own sentences (its flags and commands), beside these: src/output/cli-notices.ts.
 export { CLI_SENTENCES } from './cli-notices.js';
+// search and read_many, the tools that span several pages in one call: src/output/many-notices.ts.
+export { MANY_SENTENCES } from './many-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
 // Which tools exist, the presets of SPEC "Tools", and the choice a server makes with --tools / WEB_READER_TOOLS.
+import type { Config } from '../config.js';
 import { InvalidArgumentError } from '../errors.js';
 import { noToolsSelected, unknownToolName } from '../output/notices.js';
 import { crawlTool } from './crawl-tool.js';
@@ -6,7 +7,9 @@ import { extractLinksTool } from './extract-links-tool.js';
 import { fetchTool } from './fetch-tool.js';
 import { linksTool } from './links-tool.js';
 import { mapTool } from './map-tool.js';
+import { readManyTool } from './read-many-tool.js';
 import { readUrlTool } from './read-url-tool.js';
+import { searchTool } from './search-tool.js';
 import type { ToolDefinition } from './types.js';
 import { webScraperTool } from './web-scraper-tool.js';
 import { webTool } from './web-tool.js';
@@ -24,14 +27,29 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   extractLinksTool,
   webScraperTool,
   mapTool,
+  readManyTool,
+  searchTool,
 ];
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
-  default: ['fetch', 'links', 'crawl'],
+  // search is listed only when a provider is configured (ToolDefinition.offered).
+  default: ['fetch', 'links', 'crawl', 'search'],
   'url-reader': ['read_url', 'crawl', 'extract_links'],
-  all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper', 'map'],
+  all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper', 'map', 'read_many', 'search'],
   explore: ['fetch', 'links', 'map', 'crawl'],
+  // Search, read the results that look right, read more of one: search is left out without a provider.
+  research: ['search', 'read_many', 'fetch', 'links'],
 };
+
+/** Whether a server with `config` offers `tool` (ToolDefinition.offered: `search` needs a provider). */
+export function isOffered(tool: AnyTool, config: Config): boolean {
+  return tool.offered?.(config) ?? true;
+}
+
+/** The tools of `tools` a server with `config` offers, in their order. */
+export function offeredTools(tools: readonly AnyTool[], config: Config): AnyTool[] {
+  return tools.filter((tool) => isOffered(tool, config));
+}
 
 export function findTool(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((tool) => tool.name === name);
@@ -39,9 +57,10 @@ export function findTool(name: string): AnyTool | undefined {
 
 /**
  * Resolves a comma list of tool names and presets to tools, in list order without repeats. An unknown name is an
- * error listing the valid ones; a preset member this build does not have yet is left out.
+ * error listing the valid ones; a preset member this build does not have yet is left out, and with `config`, a tool
+ * it does not offer.
  */
-export function selectTools(spec: string, variable = 'WEB_READER_TOOLS'): AnyTool[] {
+export function selectTools(spec: string, variable = 'WEB_READER_TOOLS', config?: Config): AnyTool[] {
   const chosen: AnyTool[] = [];
   const add = (tool: AnyTool | undefined) => {
     if (tool && !chosen.includes(tool)) chosen.push(tool);
@@ -61,6 +80,9 @@ export function selectTools(spec: string, variable = 'WEB_READER_TOOLS'): AnyToo
     }
     add(tool);
   }
+  // A preset's member this configuration cannot offer is left out; so is one named alone (`search` without a
+  // provider is not listed, and `web-reader search` says which variable to set).
+  if (config) chosen.splice(0, chosen.length, ...offeredTools(chosen, config));
   if (chosen.length === 0) throw new InvalidArgumentError(variable, noToolsSelected(variable));
   return chosen;
 }

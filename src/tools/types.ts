@@ -1,6 +1,7 @@
 // What a tool is: a name, a description for the model, an argument schema, and a run function over the engine.
 // Front doors (MCP, HTTP tools API, CLI) adapt this one shape; a tool never knows which door called it.
 import type { z } from 'zod';
+import type { Config } from '../config.js';
 import type { ResumeStore } from '../crawl/resume-store.js';
 import type { Caller } from '../workers/callers.js';
 import type { Engine } from '../engine/engine.js';
@@ -84,6 +85,11 @@ export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {
   /** The structured result's schema (MCP outputSchema); every tool declares one (issue 25). */
   readonly outputShape?: z.ZodRawShape;
   readonly annotations: ToolAnnotations;
+  /**
+   * Whether a server with this configuration offers the tool (lists it, runs it): absent, always. `search` needs a
+   * provider (SEARXNG_URL or BRAVE_API_KEY); without one it is left out of every front door's list.
+   */
+  readonly offered?: (config: Config) => boolean;
   run(args: z.infer<z.ZodObject<Shape>>, context: ToolContext): Promise<ToolOutput>;
 }
 

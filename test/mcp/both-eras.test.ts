@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_LIST_TTL_MS } from '../../src/server-modern.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
 import { startTestHttpServer, type TestHttpServer } from '../http/http-harness.js';
+import { addSearchProviders } from '../search-providers.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import { addSitePages, html } from './site-pages.js';
 import { CLI_PATH } from './stdio-client.js';
@@ -42,6 +43,11 @@ const fixtures = useFixtureServer((server) => {
   });
 });
 
+// A SearXNG on a loopback server of its own: its one result is a fixture page, read as any page is.
+const searxng = useFixtureServer((server) => {
+  addSearchProviders(server).results = [{ url: fixtures.url('/docs/c'), title: 'Docs C' }];
+});
+
 /** Arguments that make each tool read a fixture page, and what its answer says; every tool of the build is here. */
 const CALLS: Record<string, { args: (url: (path: string) => string) => Record<string, unknown>; says: RegExp }> = {
   fetch: { args: (url) => ({ url: url('/site') }), says: /# Welcome/ },
@@ -52,6 +58,8 @@ const CALLS: Record<string, { args: (url: (path: string) => string) => Record<st
   extract_links: { args: (url) => ({ url: url('/site') }), says: /\[About Us\]/ },
   web_scraper: { args: (url) => ({ url: url('/docs/b') }), says: /Docs B/ },
   map: { args: (url) => ({ url: url('/docs/') }), says: /3 URLs found/ },
+  read_many: { args: (url) => ({ urls: [url('/docs/a'), url('/docs/b')] }), says: /## \[2\/2\].*Docs B/s },
+  search: { args: () => ({ query: 'docs', read: 1 }), says: /1 result for ..docs.. \(SearXNG\).*Docs C/s },
 };
 
 interface AnyClient {
@@ -68,7 +76,12 @@ interface AnyClient {
   readonly era: string | undefined;
 }
 
-const env = () => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, PER_DOMAIN_INTERVAL: '0', RESPECT_ROBOTS: 'never' });
+const env = () => ({
+  ALLOW_PRIVATE_HOSTS: fixtures.hostPort,
+  PER_DOMAIN_INTERVAL: '0',
+  RESPECT_ROBOTS: 'never',
+  SEARXNG_URL: searxng.url('/'),
+});
 const stdioParams = () => ({
   command: process.execPath,
   args: [CLI_PATH, '--tools', 'all'],

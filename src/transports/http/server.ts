@@ -22,7 +22,7 @@ import type { Engine } from '../../engine/engine.js';
 import { log, setLogLevel } from '../../log.js';
 import { quoteInput } from '../../quote.js';
 import type { SharedState } from '../../shared-state/shared-state.js';
-import { ALL_TOOLS, type AnyTool } from '../../tools/registry.js';
+import { ALL_TOOLS, offeredTools, type AnyTool } from '../../tools/registry.js';
 import { VERSION } from '../../version.js';
 import { DEFAULT_SHUTDOWN_GRACE_MS, GracefulStop } from '../graceful-stop.js';
 import { warmForServing } from '../warm-up.js';
@@ -41,7 +41,7 @@ export interface HttpServerOptions {
    * shared (`redis: off`), and crawls are kept in memory, one store per engine.
    */
   readonly sharedState?: SharedState;
-  /** Tools of the JSON API. SPEC: the API always offers every tool; MCP offers the --tools selection. */
+  /** Tools of the JSON API. SPEC: the API always offers every tool (that its configuration can: search needs a provider); MCP offers the --tools selection. */
   readonly apiTools?: readonly AnyTool[];
   /** How long shutdown waits for in-flight calls before cancelling them. */
   readonly shutdownGraceMs?: number;
@@ -121,7 +121,7 @@ export async function startHttpServer(
     disconnectGraceMs: options.disconnectGraceMs,
   });
   const mcp = createMcpEndpoint(config, engine, tools, sessions, { graceful, sharedState: options.sharedState });
-  const toolsApi = createToolsApi(config, engine, options.apiTools ?? ALL_TOOLS, graceful, {
+  const toolsApi = createToolsApi(config, engine, options.apiTools ?? offeredTools(ALL_TOOLS, config), graceful, {
     resumeStore: options.sharedState?.resumeStore,
   });
   const metrics = httpMetrics();

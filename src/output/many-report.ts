@@ -1,0 +1,99 @@
+// What `read_many` (and `search` with `read`) returns around its pages: one header line per page in the order the
+// URLs were given, the page's content (or why there is none), a note on each page cut to share the budget, and a
+// summary line first. The pages themselves are read by src/runs/read-many.ts.
+import type { Outcome } from '../outcome.js';
+import { MANY_SENTENCES } from './many-notices.js';
+
+export interface ManyPage {
+  /** From 1, in the order the URLs were given. */
+  readonly number: number;
+  readonly url: string;
+  readonly status: Outcome;
+  /** False: the call's deadline came before this page was read; `error` says so. */
+  readonly finished: boolean;
+  readonly finalUrl?: string;
+  readonly title?: string;
+  readonly fromCache?: boolean;
+  /** What is returned of the page: its content (maybe cut), a status line, or '' after a failure. */
+  readonly content: string;
+  /**
+   * Tokens of `content`, and of the whole content before it was cut: counted when the pages shared a budget they
+   * might not all fit; undefined when they surely fit it whole (no tokenizer is loaded for that, as frameTokens).
+   */
+  readonly tokens?: number;
+  readonly totalTokens?: number;
+  /** Where the rest starts when the page was cut (fetch's start_index). */
+  readonly nextStartIndex?: number;
+  readonly error?: { readonly code: string; readonly message: string };
+}
+
+/** The header line of one page: its number, URL and status; the title below it when there is one. */
+export function pageHeader(page: Pick<ManyPage, 'number' | 'url' | 'status' | 'title'>, total: number): string {
+  const header = MANY_SENTENCES.pageHeader(page.number, total, page.url, page.status);
+  return page.title ? `${header}\n${MANY_SENTENCES.pageTitle(page.title)}` : header;
+}
+
+/** The widest note a cut page can carry, for the frame's count (the numbers at their largest). */
+export function widestCutNote(totalTokens: number, length: number): string {
+  return MANY_SENTENCES.pageCut(totalTokens, totalTokens, length);
+}
+
+export interface ManySummary {
+  readonly total: number;
+  /** The token budget the pages shared; undefined: no limit. */
+  readonly budget: number | undefined;
+  readonly cut: number;
+}
+
+/** The summary line that opens the text: how many were read, failed, unfinished, and the budget's cut. */
+export function manySummaryText(pages: readonly ManyPage[], summary: ManySummary): string {
+  const unfinished = pages.filter((page) => !page.finished).length;
+  const read = pages.filter((page) => page.status === 'ok').length;
+  const line = MANY_SENTENCES.manySummary({
+    read,
+    total: summary.total,
+    failed: pages.length - read - unfinished,
+    unfinished,
+    tokens: pages.every((page) => page.tokens !== undefined)
+      ? pages.reduce((sum, page) => sum + page.tokens!, 0)
+      : undefined,
+  });
+  return summary.cut > 0 && summary.budget !== undefined
+    ? `${line} ${MANY_SENTENCES.budgetCut(summary.cut, summary.budget)}`
+    : line;
+}
+
+/** One page's block: its header, then its content, its cut note, or its failure. */
+export function pageBlock(page: ManyPage, total: number): string {
+  const parts = [pageHeader(page, total)];
+  if (page.error) parts.push(MANY_SENTENCES.pageFailed(page.error.code, page.error.message));
+  if (page.content !== '') parts.push(page.content);
+  if (page.nextStartIndex !== undefined) {
+    parts.push(MANY_SENTENCES.pageCut(page.tokens ?? 0, page.totalTokens ?? 0, page.nextStartIndex));
+  }
+  return parts.join('\n\n');
+}
+
+/** The text a model reads: the summary, then every page in the order given. */
+export function renderManyText(pages: readonly ManyPage[], summary: ManySummary): string {
+  return [manySummaryText(pages, summary), ...pages.map((page) => pageBlock(page, summary.total))].join('\n\n');
+}
+
+/** The structured form of one page (MCP structuredContent, the JSON API's result, the CLI's --json). */
+export function structuredManyPage(page: ManyPage): Record<string, unknown> {
+  return {
+    number: page.number,
+    url: page.url,
+    status: page.status,
+    finished: page.finished,
+    ...(page.finalUrl !== undefined && { final_url: page.finalUrl }),
+    ...(page.title !== undefined && { title: page.title }),
+    ...(page.fromCache !== undefined && { from_cache: page.fromCache }),
+    content: page.content,
+    ...(page.tokens !== undefined && { tokens: page.tokens }),
+    ...(page.totalTokens !== undefined && { total_tokens: page.totalTokens }),
+    truncated: page.nextStartIndex !== undefined,
+    ...(page.nextStartIndex !== undefined && { next_start_index: page.nextStartIndex }),
+    ...(page.error && { error: page.error }),
+  };
+}

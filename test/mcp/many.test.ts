@@ -1,0 +1,179 @@
+// search and read_many through a real MCP client (issue 26 "Done means"): the built CLI as an MCP server over stdio,
+// a SearXNG answering its documented JSON on loopback, and pages on five loopback hosts (five servers: a host is a
+// name and a port, as the request queue keys it).
+import type { ServerResponse } from 'node:http';
+import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countTokensAsync } from '../../src/tokens.js';
+import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { addSearchProviders } from '../search-providers.js';
+import { expectSpaced } from '../spacing.js';
+import { connectStdio, type StdioSession } from './stdio-client.js';
+
+const INTERVAL_MS = 300;
+const HOSTS = 5;
+
+const paragraph = (title: string) =>
+  `<p>${`${title} explains one thing at length, with words enough to be the page's main content. `.repeat(40)}</p>`;
+const page = (title: string) =>
+  `<!doctype html><html><head><title>${title}</title></head><body><main><h1>${title}</h1>${paragraph(title)}</main></body></html>`;
+
+let provider: FixtureServer;
+let providerState: ReturnType<typeof addSearchProviders>;
+const hosts: FixtureServer[] = [];
+/** Arrival times of page requests, per host index, and the order of first arrivals across hosts. */
+const arrivals: number[][] = [];
+const events: string[] = [];
+const stalled: ServerResponse[] = [];
+let droppedStalled = 0;
+let session: StdioSession;
+
+beforeAll(async () => {
+  provider = await startFixtureServer();
+  providerState = addSearchProviders(provider);
+  for (let h = 0; h < HOSTS; h++) {
+    const server = await startFixtureServer();
+    arrivals.push([]);
+    server.route('/page/:n', (_req, res, params) => {
+      arrivals[h]!.push(performance.now());
+      events.push(`host${h}`);
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(page(`Host ${h} page ${params.n}`));
+    });
+    server.route('/stall', (_req, res) => {
+      events.push(`host${h}-stall`);
+      stalled.push(res);
+      res.on('close', () => {
+        if (!res.writableEnded) droppedStalled += 1;
+      });
+    });
+    hosts.push(server);
+  }
+  session = await connectStdio(['--tools', 'all'], {
+    ALLOW_PRIVATE_HOSTS: hosts.map((server) => server.hostPort).join(','),
+    SEARXNG_URL: provider.url('/'),
+    PER_DOMAIN_INTERVAL: String(INTERVAL_MS),
+    FETCH_TIMEOUT: '60000',
+    QUEUE_TIMEOUT: '60000',
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await session?.close();
+  for (const res of stalled) res.destroy();
+  await Promise.all([provider?.close(), ...hosts.map((server) => server.close())]);
+});
+
+const structured = (result: CallToolResult) =>
+  result.structuredContent as {
+    status: string;
+    pages: Array<Record<string, unknown> & { status: string; url: string; tokens: number; content: string }>;
+    unfinished: string[];
+    cut_pages: number;
+    budget_tokens?: number;
+    results?: Array<{ url: string; title: string; engine: string }>;
+  };
+
+describe('search', () => {
+  it('with read: 3 returns the results and three read pages, the whole within max_tokens', async () => {
+    providerState.mode = 'results';
+    providerState.results = [0, 1, 2, 3].map((h) => ({
+      url: hosts[h]!.url(`/page/search${h}`),
+      title: `Result on host ${h}`,
+      snippet: `about host ${h}`,
+    }));
+    const result = await session.call('search', { query: 'host pages', read: 3, max_tokens: 1500 });
+    expect(result.isError, result.text).toBeFalsy();
+    const data = structured(result);
+    expect(data.results!.map((hit) => hit.title)).toEqual([0, 1, 2, 3].map((h) => `Result on host ${h}`));
+    expect(data.pages.map((p) => [p.url, p.status])).toEqual(
+      [0, 1, 2].map((h) => [hosts[h]!.url(`/page/search${h}`), 'ok']),
+    );
+    // Each page needs more than a third of the budget: all three are cut, to shares within one token of each other.
+    expect(data.cut_pages).toBe(3);
+    const tokens = data.pages.map((p) => p.tokens);
+    expect(Math.max(...tokens) - Math.min(...tokens)).toBeLessThanOrEqual(Math.ceil(Math.max(...tokens) * 0.1));
+    expect(await countTokensAsync(result.text)).toBeLessThanOrEqual(1500);
+    if (process.env.SHOW) console.log(result.text);
+    expect(result.text).toMatch(/^4 results for "host pages" \(SearXNG\):\n\n1\. Result on host 0\n {3}http/);
+    expect(result.text).toContain('call fetch with start_index=');
+  });
+
+  it("does not read a result on the provider's own address", async () => {
+    providerState.mode = 'results';
+    providerState.results = [{ url: provider.url('/internal'), title: 'The provider itself' }];
+    const result = await session.call('search', { query: 'inside', read: 1 });
+    const [only] = structured(result).pages;
+    expect(only).toMatchObject({ status: 'error', error: { code: 'PRIVATE_ADDRESS' } });
+    expect(result.text).toContain('points at the search provider itself');
+    expect(provider.hits('/internal')).toBe(0);
+  });
+
+  it('a provider answering 429 is SEARCH_UNAVAILABLE naming it', async () => {
+    providerState.mode = '429';
+    const result = await session.call('search', { query: 'busy' });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: 'SEARCH_UNAVAILABLE' } });
+    expect(result.text).toMatch(/SearXNG search provider is rate-limiting us/);
+  });
+
+  it('an empty query is refused naming the argument', async () => {
+    const result = await session.call('search', { query: '' });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/query must not be empty/);
+  });
+});
+
+describe('read_many', () => {
+  it('reads 20 URLs on 5 hosts: the 19 others by the deadline, the stalled one named, each host spaced', async () => {
+    // Hosts 0–3 have 19 pages between them (5, 5, 5, 4); host 4 has one page, which never answers.
+    const urls: string[] = [];
+    for (let n = 0; n < 19; n++) urls.push(hosts[n % 4]!.url(`/page/many${n}`));
+    urls.splice(7, 0, hosts[4]!.url('/stall'));
+    const progress: Progress[] = [];
+    events.length = 0;
+    const result = (await session.client.callTool({ name: 'read_many', arguments: { urls, timeout: 15 } }, undefined, {
+      onprogress: (update) => progress.push(update),
+      timeout: 60_000,
+    })) as CallToolResult;
+    const data = structured(result);
+    expect(result.isError).toBeFalsy();
+    // In the order given, each with its own outcome; the stalled one named as unfinished.
+    expect(data.pages.map((p) => p.url)).toEqual(urls);
+    expect(data.pages.filter((p) => p.status === 'ok')).toHaveLength(19);
+    expect(data.pages[7]).toMatchObject({ status: 'error', finished: false, error: { code: 'TIMEOUT' } });
+    expect(data.unfinished).toEqual([hosts[4]!.url('/stall')]);
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('1 unfinished at the deadline') });
+    // Progress for each page that finished, counted against all twenty.
+    expect(progress.map((p) => p.progress)).toEqual(Array.from({ length: 19 }, (_, i) => i + 1));
+    expect(progress.every((p) => p.total === 20)).toBe(true);
+    // Across hosts at once: every host's first request came before any host's third.
+    const firstThird = events.findIndex((event, i) => events.slice(0, i).filter((e) => e === event).length === 2);
+    expect(new Set(events.slice(0, firstThird)).size).toBe(5);
+    // Within a host, PER_DOMAIN_INTERVAL apart.
+    for (let h = 0; h < 4; h++) expectSpaced(arrivals[h]!.slice(-(h === 3 ? 4 : 5)), INTERVAL_MS);
+    // The stalled read was cancelled at the deadline: its request dropped.
+    await expect.poll(() => droppedStalled).toBe(1);
+  }, 60_000);
+
+  it('refuses 21 URLs and a non-URL, naming them', async () => {
+    const many = Array.from({ length: 21 }, (_, n) => hosts[0]!.url(`/page/x${n}`));
+    const tooMany = await session.call('read_many', { urls: many });
+    expect(tooMany.isError).toBe(true);
+    expect(tooMany.text).toMatch(/urls takes at most 20 URLs; 21 were given/);
+    const notUrl = await session.call('read_many', { urls: [hosts[0]!.url('/page/1'), 'not a url'] });
+    expect(notUrl.isError).toBe(true);
+    expect(notUrl.text).toMatch(/urls\[1\] is not an absolute http\(s\) URL: 'not a url'/);
+  });
+});
+
+it('without a provider, search is not offered', async () => {
+  const plain = await connectStdio(['--tools', 'all'], {});
+  try {
+    const { tools } = await plain.client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('read_many');
+    expect(tools.map((tool) => tool.name)).not.toContain('search');
+  } finally {
+    await plain.close();
+  }
+});
