@@ -291,7 +291,11 @@ const ONE_PAGE_FLAGS = ['raw', 'explain', 'max-length', 'start-index', 'section'
 function readSeveral(config: Config, shared: SharedState, values: Values, operands: readonly string[]) {
   const single = ONE_PAGE_FLAGS.find((flag) => values[flag] !== undefined);
   if (single) throw new InvalidArgumentError(`--${single}`, CLI_SENTENCES.onePageFlag(`--${single}`));
-  const args = { urls: operands.map(withScheme), ...manyFlags(values) };
+  const args = {
+    urls: operands.map(withScheme),
+    ...manyFlags(values),
+    ...(values.query !== undefined && { query: values.query }),
+  };
   return runOnce(config, shared, 'read', operands, findTool('read_many')!, args, { json: values.json ?? false });
 }
 

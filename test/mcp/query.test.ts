@@ -38,6 +38,21 @@ describe('query', () => {
     });
   });
 
+  it('read_many narrows every page it reads to the passages that answer, under the page headers', async () => {
+    const urls = [server.url('/q/manual'), server.url('/q/manual?copy=2')];
+    const result = await session.call('read_many', { urls, query: 'install on linux with apt' });
+    expect(result.isError).toBeFalsy();
+    const pages = result.text.split(/^## \[\d\/2\] /m).slice(1);
+    expect(pages).toHaveLength(2);
+    for (const page of pages) {
+      // A page's passages one level under its header line, the Linux one first, and its one note line.
+      expect(/^### (.+)$/m.exec(page)?.[1]).toBe('Install › Linux');
+      expect(page).toContain(LINUX);
+      expect(page).not.toContain(CONFIG);
+      expect(page.split('\n').filter((line) => line.startsWith('<note>'))).toHaveLength(1);
+    }
+  });
+
   it('read_url ranks the same way, under its header with the whole page counted', async () => {
     const result = await session.call('read_url', { url: server.url('/q/manual'), query: 'windows msi installer' });
     expect(result.text).toMatch(/^Title: Widget manual\n/);
