@@ -72,6 +72,18 @@ describe('a page of several blocks', () => {
   });
 });
 
+describe('a sign-up box inside the content', () => {
+  it('goes whatever else its class says, and --explain names the word', () => {
+    const html = page(`<article><div class="post-body"><p>${PROSE.repeat(3)}</p>
+      <div class="newsletter-form__wrapper--inbodyContent"><p>Sign up to get the best stories of the week, every Friday, in your inbox, free of charge and of ads.</p></div>
+      <p>${PROSE.repeat(2)}</p></div></article>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('Sign up to get the best stories');
+    expect(explain!.map((entry) => entry.reason)).toContain('sign-up box: class or id "newsletter"');
+  });
+});
+
 describe('the choice between our extraction and the inclusive one', () => {
   const replies = ['Ann', 'Bob', 'Cy', 'Di', 'Ed', 'Flo', 'Gus', 'Hal']
     .map((name) => `<div class="r-${name}"><span>${name}</span><p>${COMMENT}</p></div>`)

@@ -82,6 +82,10 @@ export const NEGATIVE =
 // remove a block whatever it holds.
 export const LAYOUT_WORDS = /hidden|widget|header|banner|scroll|media|masthead/gi;
 
+// Sign-up boxes: a newsletter form or a subscription pitch set inside the content. Removed from the chosen content
+// whatever else the class says (issue 24; docs/benchmarks.md, "Rules on trial (issue 24)").
+export const SIGN_UP = /newsletter|sign-?up|subscri/i;
+
 // Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
 // `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
 export const CAPTION = /caption|credit|copyright|img-?meta|image-?annotation/i;
