@@ -66,9 +66,13 @@ describe('a page of several blocks', () => {
       'It is a lovely book, clear and light, easy to read and to dip in and out of, and it offers information without fluff. ';
     const html = page(`<div class="left"><div class="story"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p>
       <p>${PROSE.repeat(2)}</p></div></div><div class="right"><div class="textwidget"><p>${blurb.repeat(2)}</p></div></div>`);
-    const { markdown } = extractArticle(html, { baseUrl: URL });
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
     expect(markdown).toContain('The committee met on Tuesday');
     expect(markdown).not.toContain('It is a lovely book');
+    const notJoined = explain!.filter((entry) => entry.reason.endsWith('says boilerplate: not joined'));
+    expect(notJoined.map((entry) => entry.element)).toEqual([
+      'div.textwidget "It is a lovely book, clear and light, easy to read and to d…"',
+    ]);
   });
 });
 

@@ -4,7 +4,7 @@
 import { classAndId, hasDescendant, type Stats } from './block-stats.js';
 import { NEGATIVE } from './vocabulary.js';
 import { isElement, type HtmlElement } from './parse.js';
-import { traceNote, type ExtractTrace } from './trace.js';
+import { describeNode, traceNote, type ExtractTrace } from './trace.js';
 
 const UNION_SHARE = 0.5;
 const UNION_MAX_PARTS = 12;
@@ -30,7 +30,15 @@ export function withStrongCandidates(
     if (taken.length >= UNION_MAX_PARTS) break;
     if (stats.get(candidate)!.score < best * UNION_SHARE) break;
     if (candidate === body || overlaps(candidate, parts) || overlaps(candidate, taken)) continue;
-    if (isPart(candidate) && !holdsTitle(candidate) && !looksLikeBoilerplate(candidate)) taken.push(candidate);
+    if (!isPart(candidate) || holdsTitle(candidate)) continue;
+    if (looksLikeBoilerplate(candidate)) {
+      if (trace) {
+        const reason = 'scores at least half the best but its class or id says boilerplate: not joined';
+        trace.push({ phase: 'candidates', action: 'note', element: describeNode(candidate), reason });
+      }
+      continue;
+    }
+    taken.push(candidate);
   }
   if (taken.length === 0) return article;
   const order = documentOrder(body);
