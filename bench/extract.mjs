@@ -9,6 +9,7 @@
 //   npm run bench:extract -- --only ours --save before.json      keep our per-page scores
 //   npm run bench:extract -- --only ours --compare before.json   after a change: F1 per half before → after, and
 //                                                                 the pages whose score changed
+//   npm run bench:extract -- --sets news,modern                   only these sets (news, multilingual, modern)
 //   WEB_READER_EVAL=DIR npm run bench:extract                     the sets elsewhere than ../shared/eval
 //
 // Every set is split into two fixed random halves, A and B (eval-pages.mjs `halfOf`: a seeded hash of the page id),
@@ -16,7 +17,9 @@
 // with replacement, 1000 draws, seeded). The discipline (docs/benchmarks.md): a rule is kept only if it changes at
 // least five pages and improves both halves; one that helps one half and costs the other is fitted to its pages.
 //
-// Each pipeline runs in its own child process so its peak RSS (getrusage maxrss) is its own. Pages are read,
+// Each pipeline reads each set in its own child process, so a set's peak RSS (getrusage maxrss) is its own and one
+// set's garbage never counts against the next. The baseline (jsdom) reads at most BASELINE_CHUNK pages per process:
+// its heap grows page after page, and over the modern set one process ran out of a 4 GB heap. Pages are read,
 // gunzipped and decoded one at a time outside the timed region; the timer covers HTML text → Markdown only.
 import { spawn } from 'node:child_process';
 import console from 'node:console';
@@ -39,6 +42,9 @@ const { values: args } = parseArgs({
     dump: { type: 'string' },
     save: { type: 'string' },
     compare: { type: 'string' },
+    sets: { type: 'string' },
+    from: { type: 'string' },
+    to: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     child: { type: 'string' },
   },
@@ -141,62 +147,45 @@ async function loadPipeline(name) {
 
 async function runChild(name) {
   const extract = await loadPipeline(name);
-  const result = { name, sets: {} };
+  const setName = args.sets;
+  const { kind, pages: listPages } = SETS[setName];
+  const pages = listPages().slice(Number(args.from ?? 0), Number(args.to ?? Infinity));
   const dumpDir = args.dump ? resolve(args.dump, name) : undefined;
   if (dumpDir) mkdirSync(dumpDir, { recursive: true });
-  for (const [setName, { kind, pages: listPages }] of Object.entries(SETS)) {
-    const pages = listPages();
-    if (pages.length === 0) continue;
-    const times = [];
-    // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
-    const cpuTimes = [];
-    const perPage = [];
-    let totalMs = 0;
-    for (const page of pages) {
-      const html = page.load();
-      const cpuStarted = process.cpuUsage();
-      const started = performance.now();
-      let markdown;
-      try {
-        markdown = extract(html, page.url);
-      } catch (error) {
-        markdown = '';
-        process.stderr.write(`${name} ${setName} ${page.id}: ${error?.stack ?? error}\n`);
-      }
-      const ms = performance.now() - started;
-      const cpu = process.cpuUsage(cpuStarted);
-      cpuTimes.push((cpu.user + cpu.system) / 1000);
-      times.push(ms);
-      totalMs += ms;
-      const text = markdownToText(markdown);
-      const score = kind === 'shingles' ? scoreNews(page.expected, text) : scoreMulti(page, text);
-      const record = { id: page.id, half: halfOf(page.id), ms: Math.round(ms * 10) / 10, ...score };
-      // The modern set's secondary figure: its main_content against our text by the news rule, without a leading
-      // title heading (the README's rule).
-      if (setName === 'modern') {
-        const shingle = scoreNews(page.expected, withoutTitleLine(text, page.title));
-        record.type = page.type;
-        record.shingles = shingle;
-      }
-      perPage.push(record);
-      if (dumpDir) writeFileSync(join(dumpDir, `${setName}-${page.id.replace(/[^\w.-]/g, '_')}.md`), markdown);
+  const times = [];
+  // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
+  const cpuTimes = [];
+  const perPage = [];
+  for (const page of pages) {
+    const html = page.load();
+    const cpuStarted = process.cpuUsage();
+    const started = performance.now();
+    let markdown;
+    try {
+      markdown = extract(html, page.url);
+    } catch (error) {
+      markdown = '';
+      process.stderr.write(`${name} ${setName} ${page.id}: ${error?.stack ?? error}\n`);
     }
-    times.sort((a, b) => a - b);
-    cpuTimes.sort((a, b) => a - b);
-    result.sets[setName] = {
-      kind,
-      pages: pages.length,
-      perPage,
-      medianMs: times[Math.floor(times.length / 2)] ?? 0,
-      medianCpuMs: cpuTimes[Math.floor(cpuTimes.length / 2)] ?? 0,
-      cpuPagesPerSecond: (pages.length / cpuTimes.reduce((a, b) => a + b, 0)) * 1000,
-      pagesPerSecond: (pages.length / totalMs) * 1000,
-      totalMs,
-    };
-    if (dumpDir) writeFileSync(join(dumpDir, `${setName}-scores.json`), JSON.stringify(perPage, null, 1));
+    const ms = performance.now() - started;
+    const cpu = process.cpuUsage(cpuStarted);
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
+    times.push(ms);
+    const text = markdownToText(markdown);
+    const score = kind === 'shingles' ? scoreNews(page.expected, text) : scoreMulti(page, text);
+    const record = { id: page.id, half: halfOf(page.id), ms: Math.round(ms * 10) / 10, ...score };
+    // The modern set's secondary figure: its main_content against our text by the news rule, without a leading
+    // title heading (the README's rule).
+    if (setName === 'modern') {
+      const shingle = scoreNews(page.expected, withoutTitleLine(text, page.title));
+      record.type = page.type;
+      record.shingles = shingle;
+    }
+    perPage.push(record);
+    if (dumpDir) writeFileSync(join(dumpDir, `${setName}-${page.id.replace(/[^\w.-]/g, '_')}.md`), markdown);
   }
-  result.peakRssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify(result)}\n`);
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
+  process.stdout.write(`${JSON.stringify({ kind, perPage, times, cpuTimes, peakRssMb })}\n`);
 }
 
 function withoutTitleLine(text, title) {
@@ -210,18 +199,62 @@ function withoutTitleLine(text, title) {
 // ---------------------------------------------------------------------------------------------------------------
 // Parent: spawn one child per pipeline, print the table.
 
-function runInChild(name) {
-  const childArgs = [fileURLToPath(import.meta.url), '--child', name];
+// The baseline's pages per process (see the header).
+const BASELINE_CHUNK = 100;
+const BASELINE_HEAP_MB = 4096;
+
+function runInChild(name, setName, from, to) {
+  const childArgs = [fileURLToPath(import.meta.url), '--child', name, '--sets', setName];
+  childArgs.push('--from', String(from), '--to', String(to));
   if (args.limit) childArgs.push('--limit', args.limit);
   if (args.dump) childArgs.push('--dump', args.dump);
+  const flags = name === 'baseline' ? [`--max-old-space-size=${BASELINE_HEAP_MB}`] : [];
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, childArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...flags, ...childArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.on('close', (code) =>
-      code === 0 ? resolvePromise(JSON.parse(out.trim().split('\n').pop())) : reject(new Error(`${name} exit ${code}`)),
+      code === 0
+        ? resolvePromise(JSON.parse(out.trim().split('\n').pop()))
+        : reject(new Error(`${name} ${setName} pages ${from}–${to}: exit ${code}`)),
     );
   });
+}
+
+/** One pipeline over the chosen sets: a child per set (per chunk of pages for the baseline), merged. */
+async function runPipeline(name, setNames) {
+  const result = { name, sets: {}, peakRssMb: 0 };
+  for (const setName of setNames) {
+    const count = SETS[setName].pages().length;
+    if (count === 0) continue;
+    const chunk = name === 'baseline' ? BASELINE_CHUNK : count;
+    const parts = [];
+    for (let from = 0; from < count; from += chunk) parts.push(await runInChild(name, setName, from, from + chunk));
+    const perPage = parts.flatMap((part) => part.perPage);
+    const times = parts.flatMap((part) => part.times);
+    const cpuTimes = parts.flatMap((part) => part.cpuTimes);
+    const totalMs = times.reduce((a, b) => a + b, 0);
+    const peakRssMb = Math.max(...parts.map((part) => part.peakRssMb));
+    result.peakRssMb = Math.max(result.peakRssMb, peakRssMb);
+    if (args.dump) {
+      const dumpDir = resolve(args.dump, name);
+      writeFileSync(join(dumpDir, `${setName}-scores.json`), JSON.stringify(perPage, null, 1));
+    }
+    times.sort((a, b) => a - b);
+    cpuTimes.sort((a, b) => a - b);
+    result.sets[setName] = {
+      kind: parts[0].kind,
+      pages: perPage.length,
+      perPage,
+      medianMs: times[Math.floor(times.length / 2)] ?? 0,
+      medianCpuMs: cpuTimes[Math.floor(cpuTimes.length / 2)] ?? 0,
+      cpuPagesPerSecond: (perPage.length / cpuTimes.reduce((a, b) => a + b, 0)) * 1000,
+      pagesPerSecond: (perPage.length / totalMs) * 1000,
+      totalMs,
+      peakRssMb,
+    };
+  }
+  return result;
 }
 
 function fmt(n, digits = 3) {
@@ -351,8 +384,15 @@ async function main() {
   console.log('halves:  A and B, fixed by a seeded hash of each page id (bench/eval-pages.mjs halfOf)');
   console.log('');
   const results = [];
+  const setNames = args.sets ? args.sets.split(',') : Object.keys(SETS);
+  const unknown = setNames.filter((setName) => !SETS[setName]);
+  if (unknown.length > 0) {
+    console.error(`--sets: no set ${unknown.join(', ')} (the sets: ${Object.keys(SETS).join(', ')}).`);
+    process.exitCode = 2;
+    return;
+  }
   // Sequential, not parallel: on a small machine two children would slow each other down.
-  for (const name of pipelines) results.push(await runInChild(name));
+  for (const name of pipelines) results.push(await runPipeline(name, setNames));
   printQuality(results);
   printModernDetail(results);
   console.log('');
@@ -363,7 +403,7 @@ async function main() {
   for (const r of results) {
     for (const [setName, s] of Object.entries(r.sets)) {
       console.log(
-        `| ${r.name} | ${setName} | ${s.pages} | ${fmt(s.medianMs, 1)} | ${fmt(s.pagesPerSecond, 1)} | ${fmt(s.medianCpuMs, 1)} | ${fmt(s.cpuPagesPerSecond, 1)} | ${fmt(r.peakRssMb, 0)} |`,
+        `| ${r.name} | ${setName} | ${s.pages} | ${fmt(s.medianMs, 1)} | ${fmt(s.pagesPerSecond, 1)} | ${fmt(s.medianCpuMs, 1)} | ${fmt(s.cpuPagesPerSecond, 1)} | ${fmt(s.peakRssMb, 0)} |`,
       );
     }
   }
@@ -380,7 +420,7 @@ async function main() {
       const b = base.sets[setName];
       const d = quality(o.kind, o.perPage).f1 - quality(b.kind, b.perPage).f1;
       console.log(
-        `| ${setName} | ${signed(d)} | ${fmt(o.pagesPerSecond / b.pagesPerSecond, 1)}× | ${fmt(b.medianMs / o.medianMs, 1)}× | ${fmt(o.cpuPagesPerSecond / b.cpuPagesPerSecond, 1)}× | ${fmt(ours.peakRssMb / base.peakRssMb, 2)} |`,
+        `| ${setName} | ${signed(d)} | ${fmt(o.pagesPerSecond / b.pagesPerSecond, 1)}× | ${fmt(b.medianMs / o.medianMs, 1)}× | ${fmt(o.cpuPagesPerSecond / b.cpuPagesPerSecond, 1)}× | ${fmt(o.peakRssMb / b.peakRssMb, 2)} |`,
       );
     }
   }

@@ -27,6 +27,17 @@ describe('layout words in a class', () => {
     ]);
   });
 
+  it('do not save a call to action (`cta`): the function word decides over the layout word `widget`', () => {
+    const appeal =
+      'We do this work every day at no cost to you, but it is far from free to produce, and we cannot afford to slow down, so we ask for your support. ';
+    const html = page(`<article><div class="post-body"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p>
+      <div class="zone-widget zone-widget-cta-letter"><h5>A word to our readers</h5><p>${appeal}</p></div></div></article>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('A word to our readers');
+    expect(markdown).not.toContain('we ask for your support');
+  });
+
   it('keep a short strip of links in a header out', () => {
     const html =
       page(`<div class="site-header"><a href="/a">Politics</a> <a href="/b">Sport</a> <a href="/c">Culture</a>
@@ -48,6 +59,32 @@ describe('a page of several blocks', () => {
     expect(markdown).toContain('## How it works');
     expect(markdown.indexOf('What we do')).toBeLessThan(markdown.indexOf('How it works'));
     expect(markdown).not.toContain('Try it');
+  });
+
+  it('does not join a strong block whose class says boilerplate, a layout word included (a text widget)', () => {
+    const blurb =
+      'It is a lovely book, clear and light, easy to read and to dip in and out of, and it offers information without fluff. ';
+    const html = page(`<div class="left"><div class="story"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p>
+      <p>${PROSE.repeat(2)}</p></div></div><div class="right"><div class="textwidget"><p>${blurb.repeat(2)}</p></div></div>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('It is a lovely book');
+    const notJoined = explain!.filter((entry) => entry.reason.endsWith('says boilerplate: not joined'));
+    expect(notJoined.map((entry) => entry.element)).toEqual([
+      'div.textwidget "It is a lovely book, clear and light, easy to read and to d…"',
+    ]);
+  });
+});
+
+describe('a sign-up box inside the content', () => {
+  it('goes whatever else its class says, and --explain names the word', () => {
+    const html = page(`<article><div class="post-body"><p>${PROSE.repeat(3)}</p>
+      <div class="newsletter-form__wrapper--inbodyContent"><p>Sign up to get the best stories of the week, every Friday, in your inbox, free of charge and of ads.</p></div>
+      <p>${PROSE.repeat(2)}</p></div></article>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).not.toContain('Sign up to get the best stories');
+    expect(explain!.map((entry) => entry.reason)).toContain('sign-up box: class or id "newsletter"');
   });
 });
 

@@ -12,7 +12,7 @@ import {
 } from './block-stats.js';
 import { collapseWhitespace, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
-import { CAPTION, CONTAINER_TAGS } from './vocabulary.js';
+import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
@@ -32,6 +32,13 @@ export function cleanContent(
     el.children = el.children.filter((child) => {
       if (!isElement(child) || keep?.has(child)) return true;
       const name = child.name;
+      // A sign-up box inside the content (a newsletter form, a subscription pitch) goes whatever else its class says
+      // (`newsletter-form__wrapper--inbodyContent`): it asks the reader to do something, it is not what they read.
+      const names = classAndId(child);
+      if (names && SIGN_UP.test(names) && (stats.get(child)?.text ?? 0) <= mostText) {
+        if (trace) traceRemoved(trace, 'cleaning', child, `sign-up box: class or id "${SIGN_UP.exec(names)![0]}"`);
+        return false;
+      }
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
       // its alt text.
       if (name === 'figcaption' || isCaption(child, stats)) {

@@ -17,6 +17,11 @@ describe('renderMarkdown', () => {
     ['emphasis keeps spaces outside the delimiters', '<p>a<strong> bold </strong>b <i>it</i></p>', 'a **bold** b *it*'],
     ['empty emphasis renders nothing', '<p>a<b> </b>b</p>', 'a b'],
     ['strikethrough', '<p><del>old</del> new</p>', '~~old~~ new'],
+    [
+      'text in composed form (NFC)',
+      '<p>Jane\u0301 i-Size, \u09af\u09bc, \u09df</p>',
+      'Jan\u00e9 i-Size, \u09af\u09bc, \u09af\u09bc',
+    ],
     ['inline code with a backtick inside', '<p>use <code>a`b</code></p>', 'use ``a`b``'],
     ['unordered list', '<ul><li>a</li><li>b</li></ul>', '- a\n- b'],
     ['ordered list honours start', '<ol start="3"><li>c</li><li>d</li></ol>', '3. c\n4. d'],

@@ -22,7 +22,9 @@ const LANGUAGE_CLASS = /(?:^|\s)(?:language|lang|highlight|brush:?)-?\s*([A-Za-z
 export function renderMarkdown(root: HtmlElement | HtmlDocument, options: RenderMarkdownOptions): string {
   const renderer = new MarkdownRenderer(options.baseUrl);
   const blocks = renderer.blocks(root);
-  return blocks.join('\n\n');
+  // Text in Unicode's composed form (NFC, the W3C character model's): a page may spell `য়` or `é` decomposed, and a
+  // reader searching the text, or comparing it with another page's, spells them composed.
+  return blocks.join('\n\n').normalize('NFC');
 }
 
 class MarkdownRenderer {

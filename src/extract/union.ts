@@ -1,9 +1,10 @@
 // The union of strong candidates: a landing, product or service page is built of sections, each scored apart, and
 // Readability's single winner keeps one of them. Every other candidate that scores at least half the best and reads
 // as prose joins the content, in document order (issue 24; docs/benchmarks.md, "Rules on trial (issue 24)").
-import { hasDescendant, type Stats } from './block-stats.js';
+import { classAndId, hasDescendant, type Stats } from './block-stats.js';
+import { NEGATIVE } from './vocabulary.js';
 import { isElement, type HtmlElement } from './parse.js';
-import { traceNote, type ExtractTrace } from './trace.js';
+import { describeNode, traceNote, type ExtractTrace } from './trace.js';
 
 const UNION_SHARE = 0.5;
 const UNION_MAX_PARTS = 12;
@@ -29,7 +30,15 @@ export function withStrongCandidates(
     if (taken.length >= UNION_MAX_PARTS) break;
     if (stats.get(candidate)!.score < best * UNION_SHARE) break;
     if (candidate === body || overlaps(candidate, parts) || overlaps(candidate, taken)) continue;
-    if (isPart(candidate) && !holdsTitle(candidate)) taken.push(candidate);
+    if (!isPart(candidate) || holdsTitle(candidate)) continue;
+    if (looksLikeBoilerplate(candidate)) {
+      if (trace) {
+        const reason = 'scores at least half the best but its class or id says boilerplate: not joined';
+        trace.push({ phase: 'candidates', action: 'note', element: describeNode(candidate), reason });
+      }
+      continue;
+    }
+    taken.push(candidate);
   }
   if (taken.length === 0) return article;
   const order = documentOrder(body);
@@ -44,6 +53,16 @@ export function withStrongCandidates(
 /** The page's title block (its `<h1>`, with a dek): the title is printed above the content, not joined to it. */
 function holdsTitle(el: HtmlElement): boolean {
   return el.name === 'h1' || hasDescendant(el, 'h1');
+}
+
+/**
+ * A block whose class or id says boilerplate, a layout word included (`textwidget`): one kept because it reads as
+ * prose may stay inside the content, but it does not join the content from elsewhere on the page (a sidebar's text
+ * widget; issue 24).
+ */
+function looksLikeBoilerplate(el: HtmlElement): boolean {
+  const names = classAndId(el);
+  return names !== '' && NEGATIVE.test(names);
 }
 
 function overlaps(el: HtmlElement, others: readonly HtmlElement[]): boolean {

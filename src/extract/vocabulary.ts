@@ -67,11 +67,13 @@ export const CONTAINER_TAGS: ReadonlySet<string> = new Set(['div', 'section', 'a
 export const UNLIKELY =
   /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote|author|byline/i;
 export const MAYBE_CANDIDATE = /and|article|body|column|content|main|mathjax|shadow/i;
-// Readability's class and id patterns (`classWeight`): content-like +25, boilerplate-like −25.
+// Readability's class and id patterns (`classWeight`): content-like +25, boilerplate-like −25. `cta` (a call to
+// action: a donation appeal, a sign-up box) as a whole token is ours (issue 24: a page builder's `widget-cta` is a
+// layout word and a function word, and the function word decides).
 export const POSITIVE =
   /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story|paragraph|prose|rich-?text/i;
 export const NEGATIVE =
-  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
+  /(?:^|[-_\s])cta(?:$|[-_\s])|-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|footer|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|widget/i;
 
 // Layout words: they name where a block sits or how it is drawn (`overflow-hidden`, a page builder's `widget`, the
 // `header` that holds an article's lead, a `scroll`-reveal section), not what it says. A block whose class or id
@@ -79,6 +81,10 @@ export const NEGATIVE =
 // docs/benchmarks.md, "Rules on trial (issue 24)"). Function words (`comment`, `footer`, `related`, `share`…) still
 // remove a block whatever it holds.
 export const LAYOUT_WORDS = /hidden|widget|header|banner|scroll|media|masthead/gi;
+
+// Sign-up boxes: a newsletter form or a subscription pitch set inside the content. Removed from the chosen content
+// whatever else the class says (issue 24; docs/benchmarks.md, "Rules on trial (issue 24)").
+export const SIGN_UP = /newsletter|sign-?up|subscri/i;
 
 // Picture captions and credits outside <figcaption>: WordPress's `wp-caption-text`, `credit`, `copyright` lines,
 // `img-metadata`, `image-annotation`. Short, and without the picture itself (a wrapper holding the image stays).
