@@ -2,7 +2,7 @@
 // ever, a heap that grows without end — ends alone; the renders beside it, and the ones waiting for a slot, finish.
 import type { ServerResponse } from 'node:http';
 import { afterAll, expect, it } from 'vitest';
-import { describeWithBrowser } from '../../test/browser-available.js';
+import { describeWithBrowser, ORDINARY_RENDER_MS } from '../../test/browser-available.js';
 import { useFixtureServer } from '../../test/use-fixture-server.js';
 import { resolveConfig } from '../config.js';
 import { createBrowserRenderer, type BrowserRenderer } from './browser-renderer.js';
@@ -60,31 +60,33 @@ describeWithBrowser('renders are isolated from each other', (browserPath) => {
 
   it('a normal render beside an endless-iframes page succeeds, 10 runs of 10', async () => {
     const renderer = create();
-    await renderer.render(server.url('/ok'), { deadlineMs: 20_000 }); // the browser is up
+    await renderer.render(server.url('/ok'), { deadlineMs: ORDINARY_RENDER_MS }); // the browser is up
     const outcomes: string[] = [];
     for (let run = 0; run < 10; run++) {
       // Its deadline passes while its page is busiest; closing it then is what used to kill the browser.
       const hostile = renderer.render(server.url('/endless-iframes'), { deadlineMs: 1500 });
       hostile.catch(() => {});
-      const normal = await renderer.render(server.url('/slow-normal'), { deadlineMs: 20_000, waitFor: '#done' }).then(
-        (result) => (result.html.includes('<h1 id="done">Done</h1>') ? 'ok' : 'no content'),
-        (error: Error) => error.message,
-      );
+      const normal = await renderer
+        .render(server.url('/slow-normal'), { deadlineMs: ORDINARY_RENDER_MS, waitFor: '#done' })
+        .then(
+          (result) => (result.html.includes('<h1 id="done">Done</h1>') ? 'ok' : 'no content'),
+          (error: Error) => error.message,
+        );
       outcomes.push(normal);
       await hostile.catch(() => {});
     }
     expect(outcomes).toEqual(Array(10).fill('ok'));
-  }, 180_000);
+  }, 400_000); // ten renders on a machine at load 20 or more
 
   it('beside two spinning pages holding both slots, a third render succeeds', async () => {
     const renderer = create({ RENDER_CONCURRENCY: '2' });
     const spinning = [1, 2].map(() => renderer.render(server.url('/spin'), { deadlineMs: 20_000 }));
     for (const render of spinning) render.catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 200)); // the spinning pages take the slots first
-    const third = await renderer.render(server.url('/ok'), { deadlineMs: 20_000 });
+    const third = await renderer.render(server.url('/ok'), { deadlineMs: ORDINARY_RENDER_MS });
     expect(third.html).toContain('Rendered fine');
     await Promise.allSettled(spinning);
-  }, 60_000);
+  }, 120_000);
 
   it.each([
     ['a script in the document', '/writes-then-spins', 'Written first'],
@@ -103,11 +105,11 @@ describeWithBrowser('renders are isolated from each other', (browserPath) => {
 
   it('a page past the memory cap (RENDER_MAX_MEMORY) fails alone, naming the cap; the render beside it succeeds', async () => {
     const renderer = create({ RENDER_MAX_MEMORY: '64' });
-    const beside = renderer.render(server.url('/slow-normal'), { deadlineMs: 20_000, waitFor: '#done' });
-    await expect(renderer.render(server.url('/grows'), { deadlineMs: 20_000 })).rejects.toMatchObject({
+    const beside = renderer.render(server.url('/slow-normal'), { deadlineMs: ORDINARY_RENDER_MS, waitFor: '#done' });
+    await expect(renderer.render(server.url('/grows'), { deadlineMs: ORDINARY_RENDER_MS })).rejects.toMatchObject({
       code: 'BROWSER_FAILED',
       message: expect.stringContaining('RENDER_MAX_MEMORY'),
     });
     expect((await beside).html).toContain('Done');
-  }, 60_000);
+  }, 120_000);
 });
