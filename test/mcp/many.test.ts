@@ -156,6 +156,26 @@ describe('read_many', () => {
     await expect.poll(() => droppedStalled).toBe(1);
   }, 60_000);
 
+  it('a cancelled call stops its reads: the stalled request is dropped, and the server reads on', async () => {
+    const before = droppedStalled;
+    const stalledUrl = hosts[4]!.url('/stall?cancelled');
+    events.length = 0;
+    const controller = new AbortController();
+    const call = session.client.callTool(
+      { name: 'read_many', arguments: { urls: [hosts[0]!.url('/page/c1'), stalledUrl], timeout: 120 } },
+      undefined,
+      { signal: controller.signal, timeout: 120_000 },
+    );
+    await expect.poll(() => events.includes('host4-stall')).toBe(true);
+    controller.abort(new Error('the agent moved on'));
+    await expect(call).rejects.toThrow();
+    // notifications/cancelled reached the server: the read waiting on the stalled host was cancelled, long before
+    // the call's own 120 s deadline.
+    await expect.poll(() => droppedStalled - before, { timeout: 30_000 }).toBe(1);
+    const next = await session.call('read_many', { urls: [hosts[1]!.url('/page/after-cancel')] });
+    expect(structured(next).pages[0]).toMatchObject({ status: 'ok' });
+  });
+
   it('refuses 21 URLs and a non-URL, naming them', async () => {
     const many = Array.from({ length: 21 }, (_, n) => hosts[0]!.url(`/page/x${n}`));
     const tooMany = await session.call('read_many', { urls: many });
