@@ -129,24 +129,19 @@ function commaList(raw: string | undefined): string[] {
     .filter((item) => item !== '');
 }
 
-/** REDIS_URL: a redis:// or rediss:// (TLS) URL; anything else is a start-up error, not a silent in-memory run. */
-function redisUrl(raw: string | undefined): string | undefined {
-  const value = raw?.trim();
-  if (!value) return undefined;
-  let protocol = '';
-  try {
-    protocol = new URL(value).protocol;
-  } catch {
-    // not a URL at all: refused below with the same message
-  }
-  if (protocol !== 'redis:' && protocol !== 'rediss:') {
-    throw new InvalidArgumentError('REDIS_URL', `REDIS_URL must be a redis:// or rediss:// URL, got '${value}'.`);
-  }
-  return value;
-}
+/** The schemes a URL setting takes, and how its error names them. */
+const HTTP_URL = { protocols: ['http:', 'https:'], words: 'an http:// or https:// URL' } as const;
+const REDIS_URL = { protocols: ['redis:', 'rediss:'], words: 'a redis:// or rediss:// URL' } as const;
 
-/** An operator's http(s) endpoint (SEARXNG_URL, BRAVE_API_URL); anything else is a start-up error naming it. */
-function endpointUrl(name: string, raw: string | undefined): string | undefined {
+/**
+ * A URL setting whose scheme must be one `kind` takes (REDIS_URL: redis:// or rediss://, TLS; SEARXNG_URL and
+ * BRAVE_API_URL: http(s)://); anything else is a start-up error naming it, not a silent default.
+ */
+function urlSetting(
+  name: string,
+  raw: string | undefined,
+  kind: { readonly protocols: readonly string[]; readonly words: string },
+): string | undefined {
   const value = raw?.trim();
   if (!value) return undefined;
   let protocol = '';
@@ -155,8 +150,8 @@ function endpointUrl(name: string, raw: string | undefined): string | undefined 
   } catch {
     // not a URL at all: refused below with the same message
   }
-  if (protocol !== 'http:' && protocol !== 'https:') {
-    throw new InvalidArgumentError(name, `${name} must be an http:// or https:// URL, got '${quoteInput(value)}'.`);
+  if (!kind.protocols.includes(protocol)) {
+    throw new InvalidArgumentError(name, `${name} must be ${kind.words}, got '${quoteInput(value)}'.`);
   }
   return value;
 }
@@ -223,11 +218,11 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     httpMaxSessions: integer(env, 'WEB_READER_MAX_SESSIONS', 100, 1),
     httpSessionIdleSeconds: integer(env, 'WEB_READER_SESSION_IDLE', 1800, 1),
     httpMaxBodyBytes: integer(env, 'WEB_READER_MAX_BODY_SIZE', 1048576, 1),
-    redisUrl: redisUrl(env.REDIS_URL),
+    redisUrl: urlSetting('REDIS_URL', env.REDIS_URL, REDIS_URL),
     redisCacheMaxBytes: integer(env, 'REDIS_CACHE_MAX_SIZE', 268435456, 0),
-    searxngUrl: endpointUrl('SEARXNG_URL', env.SEARXNG_URL),
+    searxngUrl: urlSetting('SEARXNG_URL', env.SEARXNG_URL, HTTP_URL),
     braveApiKey: env.BRAVE_API_KEY?.trim() || undefined,
-    braveApiUrl: endpointUrl('BRAVE_API_URL', env.BRAVE_API_URL) ?? DEFAULT_BRAVE_API_URL,
+    braveApiUrl: urlSetting('BRAVE_API_URL', env.BRAVE_API_URL, HTTP_URL) ?? DEFAULT_BRAVE_API_URL,
   };
   const { allowPrivateHosts, ...rest } = flags;
   const defined = Object.fromEntries(Object.entries(rest).filter(([, value]) => value !== undefined));
