@@ -40,12 +40,16 @@ export const MANY_SENTENCES = {
     (facts.tokens === undefined ? '.' : ` (${facts.tokens} tokens of content).`),
   budgetCut: (cut: number, budget: number) =>
     `${cut} ${cut === 1 ? 'page was' : 'pages were'} cut to share ${budget} tokens fairly (a page that needed ` +
-    "less left the rest to the others); each cut page's line names the start_index that continues it with fetch.",
+    "less left the rest to the others); each cut page's last line says how to read the rest with fetch.",
   pageHeader: (number: number, total: number, url: string, status: string) =>
     `## [${number}/${total}] ${url} — ${status}`,
   pageTitle: (title: string) => `Title: ${title}`,
   pageCut: (returned: number, totalTokens: number, nextIndex: number) =>
     `(Cut to share the budget: ${returned} of ${totalTokens} tokens; call fetch with start_index=${nextIndex} for the rest.)`,
+  /** A page narrowed by a query, cut: fetch with the same query reads its whole answer (its passages, its note). */
+  pageCutAnswer: (returned: number, totalTokens: number) =>
+    `(Cut to share the budget: ${returned} of ${totalTokens} tokens; call fetch with this URL and the same query for ` +
+    'its whole answer.)',
   pageFailed: (code: string, message: string) => `${code}: ${message}`,
   unfinished: (seconds: number) =>
     `did not finish within the call's ${seconds} s deadline (timeout); the other pages were returned without it. ` +

@@ -24,6 +24,11 @@ export interface ManyPage {
   readonly totalTokens?: number;
   /** Where the rest starts when the page was cut (fetch's start_index). */
   readonly nextStartIndex?: number;
+  /**
+   * The page was narrowed by a query: its content is passages and their note, which no start_index of fetch
+   * continues; a cut says to read it alone with the same query instead.
+   */
+  readonly answered?: boolean;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
@@ -33,9 +38,16 @@ export function pageHeader(page: Pick<ManyPage, 'number' | 'url' | 'status' | 't
   return page.title ? `${header}\n${MANY_SENTENCES.pageTitle(page.title)}` : header;
 }
 
+/** The note of a cut page: where fetch continues it, or (narrowed by a query) how to read its whole answer. */
+function cutNote(page: Pick<ManyPage, 'answered'>, returned: number, totalTokens: number, next: number): string {
+  return page.answered
+    ? MANY_SENTENCES.pageCutAnswer(returned, totalTokens)
+    : MANY_SENTENCES.pageCut(returned, totalTokens, next);
+}
+
 /** The widest note a cut page can carry, for the frame's count (the numbers at their largest). */
-export function widestCutNote(totalTokens: number, length: number): string {
-  return MANY_SENTENCES.pageCut(totalTokens, totalTokens, length);
+export function widestCutNote(page: Pick<ManyPage, 'answered'>, totalTokens: number, length: number): string {
+  return cutNote(page, totalTokens, totalTokens, length);
 }
 
 export interface ManySummary {
@@ -69,7 +81,7 @@ export function pageBlock(page: ManyPage, total: number): string {
   if (page.error) parts.push(MANY_SENTENCES.pageFailed(page.error.code, page.error.message));
   if (page.content !== '') parts.push(page.content);
   if (page.nextStartIndex !== undefined) {
-    parts.push(MANY_SENTENCES.pageCut(page.tokens ?? 0, page.totalTokens ?? 0, page.nextStartIndex));
+    parts.push(cutNote(page, page.tokens ?? 0, page.totalTokens ?? 0, page.nextStartIndex));
   }
   return parts.join('\n\n');
 }
@@ -93,7 +105,7 @@ export function structuredManyPage(page: ManyPage): Record<string, unknown> {
     ...(page.tokens !== undefined && { tokens: page.tokens }),
     ...(page.totalTokens !== undefined && { total_tokens: page.totalTokens }),
     truncated: page.nextStartIndex !== undefined,
-    ...(page.nextStartIndex !== undefined && { next_start_index: page.nextStartIndex }),
+    ...(page.nextStartIndex !== undefined && !page.answered && { next_start_index: page.nextStartIndex }),
     ...(page.error && { error: page.error }),
   };
 }

@@ -136,6 +136,7 @@ function describe(entry: ManyEntry, number: number, result: Settled | undefined,
     ...(page.title !== undefined && { title: page.title }),
     fromCache: page.fromCache,
     content,
+    ...(page.answer && { answered: true }),
   };
 }
 
@@ -166,7 +167,7 @@ export async function readMany(engine: Engine, request: ReadManyRequest): Promis
       [
         pageHeader(page, total),
         page.error ? MANY_SENTENCES.pageFailed(page.error.code, page.error.message) : '',
-        widestCutNote(needs[index]!, page.content.length),
+        widestCutNote(page, needs[index]!, page.content.length),
       ].join('\n\n'),
     ),
   ]);

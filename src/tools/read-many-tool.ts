@@ -49,8 +49,9 @@ export const readManyTool: ToolDefinition<typeof inputShape> = {
   description:
     `Read up to ${MAX_MANY_URLS} URLs in one call and return each page's main content as Markdown, in the order ` +
     'given, with its own status (ok, blocked, needs_js, or an error code and message). Pages on different sites ' +
-    'are read at the same time. The whole answer stays within max_tokens, shared fairly between the pages; a cut ' +
-    'page names the start_index that continues it with fetch. Pages not read by the timeout are named.',
+    'are read at the same time. With query, each page is narrowed to the passages that best answer it. The whole ' +
+    'answer stays within max_tokens, shared fairly between the pages; a cut page says how to read the rest with ' +
+    'fetch. Pages not read by the timeout are named.',
   tags: ['web', 'read', 'markdown', 'batch'],
   inputShape,
   outputShape: {

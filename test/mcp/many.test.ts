@@ -96,7 +96,9 @@ describe('search', () => {
     expect(await countTokensAsync(result.text)).toBeLessThanOrEqual(1500);
     if (process.env.SHOW) console.log(result.text);
     expect(result.text).toMatch(/^4 results for "host pages" \(SearXNG\):\n\n1\. Result on host 0\n {3}http/);
-    expect(result.text).toContain('call fetch with start_index=');
+    // The pages read are narrowed to the search words (query): a cut one is read whole alone, with that query.
+    expect(result.text).toContain('call fetch with this URL and the same query for its whole answer.');
+    expect(data.pages[0]!.content).toContain('### Host 0 page search0 (part 1 of 5)'); // its passages, under its path
   });
 
   it("does not read a result on the provider's own address", async () => {

@@ -53,6 +53,17 @@ describe('query', () => {
     }
   });
 
+  it('read_many cuts a narrowed page to share the budget, and says to read its answer alone, not a start_index', async () => {
+    const urls = [server.url('/q/manual?cut=1'), server.url('/q/manual?cut=2')];
+    const result = await session.call('read_many', { urls, query: 'install on linux with apt', max_tokens: 300 });
+    expect(result.isError).toBeFalsy();
+    expect(result.text).toContain('call fetch with this URL and the same query for its whole answer.');
+    expect(result.text).not.toMatch(/start_index=\d+/);
+    const pages = (result.structuredContent as { pages: Record<string, unknown>[] }).pages;
+    expect(pages.some((page) => page.truncated === true)).toBe(true);
+    expect(pages.every((page) => page.next_start_index === undefined)).toBe(true);
+  });
+
   it('read_url ranks the same way, under its header with the whole page counted', async () => {
     const result = await session.call('read_url', { url: server.url('/q/manual'), query: 'windows msi installer' });
     expect(result.text).toMatch(/^Title: Widget manual\n/);
