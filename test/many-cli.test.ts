@@ -85,6 +85,7 @@ describe('web-reader search', () => {
     const run = await runCli(['search', 'anything'], { PATH: process.env.PATH ?? '' });
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/set SEARXNG_URL to a SearXNG instance .* or BRAVE_API_KEY/);
+    expect(run.stderr).not.toContain('has no scheme'); // the words searched for are not a URL read as https://
   });
 
   it('a provider that is down fails with its name', async () => {

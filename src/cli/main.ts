@@ -91,7 +91,8 @@ function exitCodeOf(output: ToolOutput): number {
 /** What a person can do about a failed command: its help for a usage error; http:// when https:// was guessed. */
 function failureHint(command: Command, exit: number, url: string | undefined): string {
   if (exit === EXIT.USAGE) return ` Run web-reader ${command} --help.`;
-  if (url !== undefined && url !== withScheme(url)) {
+  // search's operands are its words, not a URL.
+  if (command !== 'search' && url !== undefined && url !== withScheme(url)) {
     return `\nweb-reader: ${url} has no scheme, so ${withScheme(url)} was read; for plain HTTP, give http:// yourself.`;
   }
   return '';
