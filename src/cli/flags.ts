@@ -399,11 +399,12 @@ export function inFlagWords(message: string): string {
   for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
     if (spec.argument?.includes('_')) plain = plain.replaceAll(new RegExp(`\\b${spec.argument}\\b`, 'g'), `--${name}`);
   }
-  // An argument with a quoted value to call again with (`render "auto" or "always"`): the flag and its value.
+  // An argument with a quoted value to call again with (`render "auto" or "always"`): the flag and its value; not
+  // one already named by its flag above (`--selector "[[" is not valid`).
   for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
     if (!spec.argument) continue;
     plain = plain.replaceAll(
-      new RegExp(`\\b${spec.argument} "([^"\\s]+)"((?: or "[^"\\s]+")*)`, 'g'),
+      new RegExp(`(?<![\\w-])${spec.argument} "([^"\\s]+)"((?: or "[^"\\s]+")*)`, 'g'),
       (_all, value: string, others: string) =>
         `--${name} ${value}${others.replaceAll(/ or "([^"\s]+)"/g, ` or --${name} $1`)}`,
     );

@@ -39,7 +39,7 @@ async function fetchTwoAtOnce(env: Record<string, string>, firstPath: string, se
 }
 
 describe('queue', () => {
-  it('lists all eight tools for --tools all', async () => {
+  it('lists every tool for --tools all (search only with a provider, and none is configured here)', async () => {
     const { tools } = await session.client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual([
       'fetch',
@@ -50,6 +50,7 @@ describe('queue', () => {
       'extract_links',
       'web_scraper',
       'map',
+      'read_many',
     ]);
   });
 
