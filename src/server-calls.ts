@@ -210,6 +210,28 @@ export async function runMcpCall(tool: AnyTool, args: unknown, call: McpCallCont
   return toCallToolResult(output);
 }
 
+/**
+ * Runs a tool call as a task's work, for both protocol eras' tasks (server.ts: 2025-11-25; server-modern.ts: the
+ * 2026-07-28 extension): the task's own signal, and each progress message as the task's status message.
+ */
+export function runTaskCall(
+  tool: AnyTool,
+  args: unknown,
+  call: Pick<McpCallContext, 'engine' | 'options' | 'caller'>,
+  signal: AbortSignal,
+  onStatus: (message: string) => void,
+): Promise<ToolOutput> {
+  return runTool(tool, args, {
+    engine: call.engine,
+    resumeStore: call.options.resumeStore,
+    frontDoor: 'mcp',
+    caller: call.caller,
+    signal,
+    stopSignal: call.options.stopSignal,
+    onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+  });
+}
+
 /** The answer to a call of a tool this server does not offer. */
 export function unknownToolResult(name: string, tools: readonly AnyTool[]): CallToolResult {
   const names = tools.map((t) => t.name).join(', ');

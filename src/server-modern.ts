@@ -20,6 +20,7 @@ import type { ClientLogLevel } from './server-logging.js';
 import {
   describeTool,
   runMcpCall,
+  runTaskCall,
   TASK_TOOLS,
   toCallToolResult,
   unknownToolResult,
@@ -27,7 +28,6 @@ import {
   type McpServerOptions,
 } from './server-calls.js';
 import { declaresTasks, registerTaskMethods, TASKS_EXTENSION, type ModernTasks } from './server-modern-tasks.js';
-import { runTool } from './tools/run-tool.js';
 import type { AnyTool } from './tools/registry.js';
 import type { Caller } from './workers/callers.js';
 import { VERSION } from './version.js';
@@ -82,15 +82,7 @@ export function createModernMcpServer(
     if (tool && tasks && TASK_TOOLS.has(tool.name) && declaresTasks(envelope)) {
       // The server decides (SEP-2663): a crawl for a client that declared the extension is a task.
       return tasks.start(async (signal, onStatus) => {
-        const output = await runTool(tool, request.params.arguments, {
-          engine,
-          resumeStore: options.resumeStore,
-          frontDoor: 'mcp',
-          caller,
-          signal,
-          stopSignal: options.stopSignal,
-          onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
-        });
+        const output = await runTaskCall(tool, request.params.arguments, { engine, options, caller }, signal, onStatus);
         return server.projectCallToolResult(toCallToolResult(output), described?.outputSchema);
       }) as unknown as CallToolResult;
     }

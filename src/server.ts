@@ -27,6 +27,7 @@ import {
 import {
   describeTool,
   runMcpCall,
+  runTaskCall,
   toCallToolResult,
   unknownToolResult,
   TASK_TOOLS,
@@ -35,7 +36,6 @@ import {
 } from './server-calls.js';
 import { CancellableTaskStore, startToolTask, TASK_CAPABILITIES } from './server-tasks.js';
 import type { AnyTool } from './tools/registry.js';
-import { runTool } from './tools/run-tool.js';
 import { VERSION } from './version.js';
 
 // What both eras share lives in server-calls.ts; its names are exported here too, where callers found them before.
@@ -158,15 +158,7 @@ export function createMcpServer(engine: Engine, tools: readonly AnyTool[], optio
         async (signal, onStatus) =>
           toCallToolResult(
             await runWithLogSink(taskLog, () =>
-              runTool(tool, request.params.arguments, {
-                engine,
-                resumeStore: options.resumeStore,
-                frontDoor: 'mcp',
-                caller,
-                signal,
-                stopSignal: options.stopSignal,
-                onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
-              }),
+              runTaskCall(tool, request.params.arguments, { engine, options, caller }, signal, onStatus),
             ),
           ),
       );
