@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokensAsync } from '../../src/tokens.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { closedPort, startFixtureServer, type FixtureServer } from '../fixture-server.js';
 import { addSearchProviders } from '../search-providers.js';
 import { expectSpaced } from '../spacing.js';
 import { connectStdio, type StdioSession } from './stdio-client.js';
@@ -176,6 +176,17 @@ describe('read_many', () => {
     await expect.poll(() => droppedStalled - before, { timeout: 30_000 }).toBe(1);
     const next = await session.call('read_many', { urls: [hosts[1]!.url('/page/after-cancel')] });
     expect(structured(next).pages[0]).toMatchObject({ status: 'ok' });
+  });
+
+  it('a call whose every page failed is an error (isError), each page naming its failure', async () => {
+    const refused = `http://127.0.0.1:${await closedPort()}/gone`; // a port ALLOW_PRIVATE_HOSTS does not name
+    const result = await session.call('read_many', { urls: [refused, hosts[0]!.url('/missing/page')] });
+    expect(result.isError).toBe(true);
+    const data = structured(result);
+    expect(data.pages.map((p) => p.status)).toEqual(['error', 'error']);
+    expect(data.pages.map((p) => p.error?.code)).toEqual(['PRIVATE_ADDRESS', 'HTTP_STATUS']);
+    const mixed = await session.call('read_many', { urls: [refused, hosts[0]!.url('/page/fine')] });
+    expect(mixed.isError).toBeFalsy();
   });
 
   it('refuses 21 URLs and a non-URL, naming them', async () => {
