@@ -67,7 +67,15 @@ afterAll(async () => {
 const structured = (result: CallToolResult) =>
   result.structuredContent as {
     status: string;
-    pages: Array<Record<string, unknown> & { status: string; url: string; tokens: number; content: string }>;
+    pages: Array<
+      Record<string, unknown> & {
+        status: string;
+        url: string;
+        error?: { code: string };
+        tokens: number;
+        content: string;
+      }
+    >;
     unfinished: string[];
     cut_pages: number;
     budget_tokens?: number;
