@@ -197,6 +197,16 @@ describe('read_many', () => {
     expect(mixed.isError).toBeFalsy();
   });
 
+  it('a max_tokens too small for the pages says so and what would do, rather than returning bare headers', async () => {
+    const urls = [0, 1, 2].map((h) => hosts[h]!.url('/page/starved'));
+    const result = await session.call('read_many', { urls, max_tokens: 120 });
+    expect(result.text).toMatch(/max_tokens 120 is too small for 3 pages: their headers and notes take \d+ tokens/);
+    const enough = Number(/max_tokens of at least (\d+)/.exec(result.text)?.[1]);
+    const fed = await session.call('read_many', { urls, max_tokens: enough });
+    expect(fed.text).not.toMatch(/is too small/);
+    expect(structured(fed).pages.every((p) => p.content.includes('explains one thing at length'))).toBe(true);
+  });
+
   it('refuses 21 URLs and a non-URL, naming them', async () => {
     const many = Array.from({ length: 21 }, (_, n) => hosts[0]!.url(`/page/x${n}`));
     const tooMany = await session.call('read_many', { urls: many });
