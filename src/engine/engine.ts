@@ -86,7 +86,14 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     ttlMs: siteFileTtlMs(config.cacheTtlSeconds),
     fetchTimeoutMs: config.fetchTimeoutMs,
   });
-  const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs, llmsTxt });
+  const readPage = createPageReader({
+    extractor,
+    loadPage,
+    renderer,
+    renderPolicy: config.renderJs,
+    llmsTxt,
+    snapshots: shared.snapshots,
+  });
   return {
     config,
     loadPage,

@@ -23,6 +23,8 @@ import { readTextPage } from './read-text.js';
 import { attemptRender, type PageRenderer } from './render-step.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
+import type { SnapshotStore } from '../shared-state/snapshot-store.js';
+import { assertSinceOptions, withChanges } from './page-changes.js';
 
 // The selector checks and the section's message come from extract/, which brings the HTML parser and the selector
 // engine: loaded when a call names a selector or misses a section, so a plain read loads neither on this thread
@@ -60,6 +62,8 @@ export interface ReaderIO {
   readonly renderPolicy: RenderPolicy;
   /** Each origin's /llms.txt, for the Markdown twins it names (llms-txt-index.ts). */
   readonly llmsTxt?: LlmsTxtIndex;
+  /** fetch `since` snapshots (page-changes.ts); without them `since` is not answered. */
+  readonly snapshots?: SnapshotStore;
 }
 
 export function createPageReader(io: ReaderIO): (url: string, options?: ReadOptions) => Promise<PageContent> {
@@ -99,8 +103,9 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
 
   return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
     if (options.query !== undefined && options.raw) throw new InvalidArgumentError('query', QUERY_WITH_RAW);
+    assertSinceOptions(options);
     const page = await readWhole(url, options);
-    return withAnswer(page, options.query, extractor);
+    return withChanges(await withAnswer(page, options.query, extractor), options, io.snapshots, extractor);
   };
 
   async function readWhole(url: string, options: ReadOptions): Promise<PageContent> {
