@@ -156,9 +156,9 @@ const MEDIA = ['img', 'picture', 'table', 'video', 'iframe'];
 
 // A short notice boxed after the article's last prose: "follow us on…", "get our app", a rating widget, a licence or
 // copyright line, an author box — plain wrappers with no telling class (issue 24; docs/benchmarks.md, "Third pass").
-// A box, not a paragraph: a container of its own after a block of prose that is not of its tag and class (content
-// written as a run of `div.paragraph` or one `<section>` per paragraph is not a box), with no heading (a section of a
-// landing page has one).
+// A box, not a paragraph: a container of its own after a block of prose that is not of its kind — its tag and class,
+// or its tag and child elements (content written as a run of `div.paragraph`, one `<section>` per paragraph, or
+// replies each in a block of their own is not a box) — with no heading (a section of a landing page has one).
 const NOTICE_BOX_MAX_CHARS = 250;
 const PROSE_BEFORE_MIN_CHARS = 150;
 const PROSE_BEFORE_MAX_LINK_DENSITY = 0.3;
@@ -176,10 +176,22 @@ function isNoticeBox(children: readonly HtmlNode[], index: number, stats: Stats)
     if (!isElement(before)) return false;
     const node = stats.get(before);
     if (!node || node.text === 0) continue;
-    if (before.name === box.name && (before.attribs.class ?? '') === (box.attribs.class ?? '')) return false;
+    if (isSameKind(before, box)) return false;
     return node.text >= PROSE_BEFORE_MIN_CHARS && linkDensity(node) < PROSE_BEFORE_MAX_LINK_DENSITY;
   }
   return false;
+}
+
+/** Two blocks of one run: the same tag, and the same class or the same child elements (replies, paragraphs). */
+function isSameKind(a: HtmlElement, b: HtmlElement): boolean {
+  if (a.name !== b.name) return false;
+  if ((a.attribs.class ?? '') === (b.attribs.class ?? '')) return true;
+  const shape = (el: HtmlElement): string =>
+    el.children
+      .filter(isElement)
+      .map((child) => child.name)
+      .join(' ');
+  return shape(a) === shape(b);
 }
 
 // trafilatura's link-density test for one element: a paragraph that is nearly all link text is a pointer elsewhere

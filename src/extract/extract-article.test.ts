@@ -95,7 +95,7 @@ describe('extractArticle', () => {
     expect(markdown.trimEnd().endsWith('The end.')).toBe(true);
     expect(markdown).not.toContain('Follow us');
     expect(markdown).not.toContain('Read also');
-    const removed = explain?.find((entry) => entry.phase === 'trailing' && entry.element.startsWith('div.follow'));
+    const removed = explain?.find((entry) => entry.phase === 'trailing' && entry.element?.startsWith('div.follow'));
     expect(removed?.reason).toMatch(/short box .* after the last prose block/);
   });
 
