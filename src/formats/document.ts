@@ -41,15 +41,16 @@ const READERS: Readonly<Record<DocumentFormat, string>> = {
   rtf: 'rtf',
 };
 
+/** Each format named with its article, as the status lines say it. */
 const NAMES: Readonly<Record<DocumentFormat, string>> = {
-  docx: 'Word document',
-  xlsx: 'Excel workbook',
-  pptx: 'PowerPoint presentation',
-  odt: 'OpenDocument text',
-  ods: 'OpenDocument spreadsheet',
-  odp: 'OpenDocument presentation',
-  epub: 'EPUB book',
-  rtf: 'RTF document',
+  docx: 'a Word document',
+  xlsx: 'an Excel workbook',
+  pptx: 'a PowerPoint presentation',
+  odt: 'an OpenDocument text',
+  ods: 'an OpenDocument spreadsheet',
+  odp: 'an OpenDocument presentation',
+  epub: 'an EPUB book',
+  rtf: 'an RTF document',
 };
 
 export type DocumentProblem = 'too_large' | 'unreadable';
@@ -148,27 +149,28 @@ export interface RenderedDocument {
 
 export function renderDocument(document: DocumentText, byteLength: number): RenderedDocument {
   const size = formatBytes(byteLength);
-  const name = document.format ? NAMES[document.format] : 'Office or e-book document';
+  const name = document.format ? NAMES[document.format] : 'an Office or e-book document';
+  const Name = name[0]!.toUpperCase() + name.slice(1);
   const facts = {
     mediaType: document.format && DOCUMENT_MEDIA_TYPES[document.format],
     reader: document.format && READERS[document.format],
   };
   if (document.problem === 'too_large') {
     // too_large is not one of the outcomes a text tool turns into a status line, so the line is the content.
-    const statusDetail = `is a ${name} (${size}) that was not read: ${document.detail ?? 'it is too large'}`;
+    const statusDetail = `is ${name} (${size}) that was not read: ${document.detail ?? 'it is too large'}`;
     return {
-      content: `${name} (${size}) was not read: ${document.detail ?? 'too large'}.`,
+      content: `${Name} (${size}) was not read: ${document.detail ?? 'too large'}.`,
       outcome: 'too_large',
       statusDetail,
       ...facts,
     };
   }
   if (document.problem === 'unreadable') {
-    const statusDetail = `is a ${name} (${size}) that could not be read: ${document.detail ?? 'unknown error'}`;
+    const statusDetail = `is ${name} (${size}) that could not be read: ${document.detail ?? 'unknown error'}`;
     return { content: '', outcome: 'empty', statusDetail, ...facts };
   }
   if (document.markdown.trim() === '') {
-    return { content: '', outcome: 'empty', statusDetail: `is a ${name} (${size}) with no text`, ...facts };
+    return { content: '', outcome: 'empty', statusDetail: `is ${name} (${size}) with no text`, ...facts };
   }
   return { content: document.markdown, outcome: 'ok', statusDetail: undefined, ...facts };
 }
