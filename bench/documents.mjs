@@ -20,8 +20,11 @@ import { URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { readDocument, renderDocument } from '../dist/formats/document.js';
 import { markdownOfHtml, gfmTable } from '../dist/formats/document-xml.js';
+import { makeLongDocx } from '../test/fixtures/documents/make-documents.mjs';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
+const { values: args } = parseArgs({
+  options: { runs: { type: 'string', default: '200' }, pages: { type: 'string', default: '100' } },
+});
 const RUNS = Number(args.runs);
 const FORMATS = ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'epub', 'rtf'];
 const dir = new URL('../test/fixtures/documents/', import.meta.url);
@@ -114,3 +117,24 @@ for (const entry of cases) {
       ` ${(1000 / wall).toFixed(0).padStart(8)}  ${(entry.score.structure * 100).toFixed(0).padStart(8)}%  ${(entry.score.text * 100).toFixed(0).padStart(3)}%`,
   );
 }
+
+// Throughput on a long document: a generated .docx of `--pages` dense pages, read whole, ours only.
+const long = makeLongDocx(Number(args.pages));
+const longRuns = Math.max(3, Math.min(RUNS, 11));
+const wall = [];
+const cpu = [];
+let length = 0;
+for (let run = 0; run < longRuns; run++) {
+  const used = process.cpuUsage();
+  const start = performance.now();
+  length = (await readers.ours.read(long)).length;
+  wall.push(performance.now() - start);
+  const spent = process.cpuUsage(used);
+  cpu.push((spent.user + spent.system) / 1000);
+}
+const longWall = median(wall);
+console.log(
+  `ours, a ${args.pages}-page .docx (${(long.byteLength / 1024).toFixed(0)} KB, ${length} characters of Markdown), ` +
+    `median of ${longRuns}: ${longWall.toFixed(0)} ms wall, ${median(cpu).toFixed(0)} ms CPU, ` +
+    `${((Number(args.pages) * 1000) / longWall).toFixed(0)} pages/s`,
+);
