@@ -7,6 +7,8 @@ import type { QueryAnswer } from '../extract/rank-passages.js';
 import type { PageDiff } from '../extract/page-diff.js';
 import { createWorkerPool } from './pool.js';
 import type {
+  DocumentBody,
+  DocumentBodyInput,
   HtmlBody,
   HtmlBodyInput,
   HtmlWork,
@@ -23,6 +25,11 @@ export interface Extractor {
    * the page limit.
    */
   readPdf(bytes: Uint8Array): Promise<PdfBody>;
+  /**
+   * An Office or e-book document as Markdown, clean (src/formats/document.ts); many pages of work like a PDF, so it
+   * gets the same PDF_TIMEOUT_FACTOR times the page limit; its links, and with `scrape` web_scraper's document.
+   */
+  readDocument(input: DocumentBodyInput): Promise<DocumentBody>;
   /** A text body that is not HTML, decoded, rendered and clean (src/workers/read-body.ts); a feed's links too. */
   readText(input: TextBodyInput): Promise<TextBody>;
   /** An HTML body decoded, with its clean copy, title and Markdown twin (the fallback when readHtmlWork fails). */
@@ -69,6 +76,8 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
   const linearLimitMs = Math.max(config.extractTimeoutMs, LINEAR_WORK_MIN_MS);
   return {
     readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
+    readDocument: (input) =>
+      pool.run<DocumentBody>('readDocument', input, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
     readText: (input) => pool.run<TextBody>('readText', input, linearLimitMs),
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),
     readHtmlWork: (input) => pool.run<HtmlWork>('readHtmlWork', input, config.extractTimeoutMs),

@@ -1,7 +1,15 @@
 // The pure functions a worker may run, by name. Each takes structured-clonable input and returns the same.
 import { resourceLimits } from 'node:worker_threads';
 import { decodeBody } from '../fetch/decode.js';
-import { readHtmlBody, readHtmlWork, readPdfBody, readSitemapBody, readTextBody, readTwinBody } from './read-body.js';
+import {
+  readDocumentBody,
+  readHtmlBody,
+  readHtmlWork,
+  readPdfBody,
+  readSitemapBody,
+  readTextBody,
+  readTwinBody,
+} from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
   // readPage's steps (src/workers/read-body.ts): bytes in, clean text out, each page's bytes crossing once.
@@ -22,6 +30,8 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   sitemap: readSitemapBody,
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
   readPdf: readPdfBody,
+  // Office and e-book files (issue 27): unzipped and read under the caps of src/formats/zip.ts.
+  readDocument: readDocumentBody,
   // Tasks for tests of the pool itself: one never returns, so only the time limit can end it; one says the heap
   // limits its worker was started with.
   spin: () => {
