@@ -212,7 +212,8 @@ export async function runMcpCall(tool: AnyTool, args: unknown, call: McpCallCont
 
 /**
  * Runs a tool call as a task's work, for both protocol eras' tasks (server.ts: 2025-11-25; server-modern.ts: the
- * 2026-07-28 extension): the task's own signal, and each progress message as the task's status message.
+ * 2026-07-28 extension): the task's own signal, each progress message as the task's status message, and the crawl's
+ * continue_from id from its start (`onContinueFrom`) for a task that must hand it out if its replica dies.
  */
 export function runTaskCall(
   tool: AnyTool,
@@ -220,6 +221,7 @@ export function runTaskCall(
   call: Pick<McpCallContext, 'engine' | 'options' | 'caller'>,
   signal: AbortSignal,
   onStatus: (message: string) => void,
+  onContinueFrom?: (id: string) => void,
 ): Promise<ToolOutput> {
   return runTool(tool, args, {
     engine: call.engine,
@@ -229,6 +231,7 @@ export function runTaskCall(
     signal,
     stopSignal: call.options.stopSignal,
     onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+    onContinueFrom,
   });
 }
 

@@ -81,8 +81,16 @@ export function createModernMcpServer(
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     if (tool && tasks && TASK_TOOLS.has(tool.name) && declaresTasks(envelope)) {
       // The server decides (SEP-2663): a crawl for a client that declared the extension is a task.
-      return tasks.start(async (signal, onStatus) => {
-        const output = await runTaskCall(tool, request.params.arguments, { engine, options, caller }, signal, onStatus);
+      return tasks.start(async (signal, report) => {
+        const call = { engine, options, caller };
+        const output = await runTaskCall(
+          tool,
+          request.params.arguments,
+          call,
+          signal,
+          report.status,
+          report.continueFrom,
+        );
         return server.projectCallToolResult(toCallToolResult(output), described?.outputSchema);
       }) as unknown as CallToolResult;
     }

@@ -331,6 +331,12 @@ export const taskSentences = {
     'again.',
   /** A task whose work failed for a reason that is not the tool's own error. */
   failed: (reason: string) => `The task failed: ${reason}`,
+  /** A task whose server went away while it ran (its lease lapsed); `continueFrom`: the crawl's id, if it has one. */
+  ownerLost: (continueFrom: string | undefined) =>
+    'The task failed: the server running it went away before it ended. ' +
+    (continueFrom === undefined
+      ? 'Call the tool again.'
+      : `Nothing read is lost: call crawl with continue_from="${continueFrom}" to read on from its last page.`),
 };
 
 // --- ours: query (issue 26 item 3) -----------------------------------------------------------------------------------
