@@ -208,15 +208,20 @@ export const CRAWL_URL_MISSING = invalidToolArguments(
     'continue one.',
 );
 
-/** Ours: a crawl's MCP progress message after each page. */
+/**
+ * Ours: a crawl's MCP progress message after each page, and a crawl task's status message (the one progress a
+ * polled 2026-07-28 task has, SEP-2663 `statusMessage`): how far it is against both its budgets.
+ */
 export function crawlProgressSentence(progress: {
   pagesRead: number;
+  maxPages: number;
   tokensUsed: number;
   maxTokens: number;
   frontierSize: number;
 }): string {
   return (
-    `${progress.pagesRead} pages read, ${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
+    `${progress.pagesRead} of at most ${progress.maxPages} pages read, ` +
+    `${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
     `${progress.frontierSize} URLs in the frontier`
   );
 }
