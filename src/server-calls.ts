@@ -99,7 +99,18 @@ export const WEB_READER_ICON = {
   sizes: ['any'],
 };
 
+// A tool's description is fixed for the life of the process (its schemas are module constants), and a 2026-07-28
+// server over HTTP is built per request: made once per tool, not once per request (two JSON Schema conversions each).
+const descriptions = new WeakMap<AnyTool, Tool>();
+
+/** The tool as tools/list shows it; the same object on every call (do not change it). */
 export function describeTool(tool: AnyTool): Tool {
+  let described = descriptions.get(tool);
+  if (!described) descriptions.set(tool, (described = makeDescription(tool)));
+  return described;
+}
+
+function makeDescription(tool: AnyTool): Tool {
   const outputSchema = outputJsonSchema(tool);
   return {
     name: tool.name,

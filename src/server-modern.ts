@@ -68,11 +68,11 @@ export function createModernMcpServer(
     },
   );
   const caller = options.caller ?? {};
-  const described = tools.map(describeTool);
   server.setRequestHandler(
     'tools/list',
-    // Without tasks in this era, no tool says it runs as one (`execution.taskSupport` is 2025 vocabulary).
-    () => ({ tools: described.map(({ execution: _execution, ...tool }) => tool) }) as ListToolsResult,
+    // Without tasks in this era, no tool says it runs as one (`execution.taskSupport` is 2025 vocabulary). Described
+    // when listed, not when the server is built: a discover or a call does not need the others' schemas.
+    () => ({ tools: tools.map(describeTool).map(({ execution: _execution, ...tool }) => tool) }) as ListToolsResult,
   );
   if (tasks) registerTaskMethods(server, tasks.store);
   server.setRequestHandler('tools/call', async (request, ctx) => {
