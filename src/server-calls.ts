@@ -99,7 +99,18 @@ export const WEB_READER_ICON = {
   sizes: ['any'],
 };
 
+// A tool's description is fixed for the life of the process (its schemas are module constants), and a 2026-07-28
+// server over HTTP is built per request: made once per tool, not once per request (two JSON Schema conversions each).
+const descriptions = new WeakMap<AnyTool, Tool>();
+
+/** The tool as tools/list shows it; the same object on every call (do not change it). */
 export function describeTool(tool: AnyTool): Tool {
+  let described = descriptions.get(tool);
+  if (!described) descriptions.set(tool, (described = makeDescription(tool)));
+  return described;
+}
+
+function makeDescription(tool: AnyTool): Tool {
   const outputSchema = outputJsonSchema(tool);
   return {
     name: tool.name,
@@ -212,7 +223,8 @@ export async function runMcpCall(tool: AnyTool, args: unknown, call: McpCallCont
 
 /**
  * Runs a tool call as a task's work, for both protocol eras' tasks (server.ts: 2025-11-25; server-modern.ts: the
- * 2026-07-28 extension): the task's own signal, and each progress message as the task's status message.
+ * 2026-07-28 extension): the task's own signal, each progress message as the task's status message, and the crawl's
+ * continue_from id from its start (`onContinueFrom`) for a task that must hand it out if its replica dies.
  */
 export function runTaskCall(
   tool: AnyTool,
@@ -220,6 +232,7 @@ export function runTaskCall(
   call: Pick<McpCallContext, 'engine' | 'options' | 'caller'>,
   signal: AbortSignal,
   onStatus: (message: string) => void,
+  onContinueFrom?: (id: string) => void,
 ): Promise<ToolOutput> {
   return runTool(tool, args, {
     engine: call.engine,
@@ -229,6 +242,7 @@ export function runTaskCall(
     signal,
     stopSignal: call.options.stopSignal,
     onProgress: (progress) => onStatus(progress.message ?? `${progress.progress} done`),
+    onContinueFrom,
   });
 }
 

@@ -9,7 +9,11 @@
 // The task lives in the task store (src/shared-state/task-store.ts): this process's memory, or with REDIS_URL the one
 // every replica reads, so a task one replica runs is read and cancelled through any other. Its work is the same
 // runTool call as any other crawl, on the same resume store: a crawl stopped at its time limit or by a shutdown
-// ends the task with its `continue_from` id, which any replica continues.
+// ends the task with its `continue_from` id, which any replica continues. A task whose replica dies (killed, its
+// lease lapsed: task-store.ts) is ended by the first tasks/get or tasks/cancel that finds it so, on any replica, as
+// `failed` with the crawl's `continue_from` id in its error (`data.continue_from`) and status message: the crawl is
+// checkpointed at each page on the same Redis, so continuing it there reads on from its last committed page. Failed
+// rather than continued by the reading replica: the crawl's reading options and headers are the caller's, never kept.
 //
 // Not handled: progress notifications and log lines of a task (the request that started it has been answered; its
 // status message says how far it is instead); 2025 clients' tasks are server-tasks.ts's, in the 2025 shape.
@@ -25,7 +29,7 @@ import {
 import { z } from 'zod';
 import { errorMessage } from './errors.js';
 import { taskSentences } from './output/notices.js';
-import { isEnded, type TaskRecord, type TaskStore } from './shared-state/task-store.js';
+import { isEnded, type OrphanedTask, type TaskRecord, type TaskStore } from './shared-state/task-store.js';
 
 /** The extension's identifier, under `capabilities.extensions` of both sides. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -41,8 +45,16 @@ export function declaresTasks(envelope: Record<string, unknown> | undefined): bo
   return typeof declared === 'object' && declared !== null;
 }
 
+/** What a task's work tells its task while it runs. */
+export interface TaskReport {
+  /** How far it is: the task's status message. */
+  status(message: string): void;
+  /** The id that continues the work if this replica dies (a checkpointed crawl's continue_from). */
+  continueFrom(id: string): void;
+}
+
 /** A task's work: the tool call, told when the client cancels, telling how far it is. */
-export type TaskWork = (signal: AbortSignal, onStatus: (message: string) => void) => Promise<CallToolResult>;
+export type TaskWork = (signal: AbortSignal, report: TaskReport) => Promise<CallToolResult>;
 
 /** The tasks one server (HTTP: one endpoint; stdio: one connection) runs, on a task store. */
 export interface ModernTasks {
@@ -89,7 +101,10 @@ export function createModernTasks(store: TaskStore, options: ModernTasksOptions 
       };
       void (async () => {
         try {
-          const result = await work(controller.signal, (message) => void write({ statusMessage: message }));
+          const result = await work(controller.signal, {
+            status: (message) => void write({ statusMessage: message }),
+            continueFrom: (id) => void write({ continueFrom: id }),
+          });
           // A tool's own error is a completed task whose result says isError (SEP-2663 "error semantics"); a
           // cancelled task stays cancelled (the store refuses to change an ended task).
           // The result inlined as the call would have answered it in this era, `resultType` included (the tasks
@@ -119,6 +134,25 @@ export function createModernTasks(store: TaskStore, options: ModernTasksOptions 
 
 const TaskParams = z.looseObject({ taskId: z.string() });
 
+/** A task whose replica died (its lease lapsed) ends failed, handing out the id that continues its work. */
+const orphaned: OrphanedTask = (task) => {
+  const message = taskSentences.ownerLost(task.continueFrom);
+  const data = task.continueFrom === undefined ? {} : { data: { continue_from: task.continueFrom } };
+  return {
+    ...task,
+    status: 'failed',
+    statusMessage: message,
+    lastUpdatedAt: new Date().toISOString(),
+    error: { code: ProtocolErrorCode.InternalError, message, ...data },
+  };
+};
+
+/** The task as tasks/get answers it: without what only the server keeps. */
+function answerOf(task: TaskRecord): Record<string, unknown> {
+  const { continueFrom: _kept, ...answer } = task;
+  return answer;
+}
+
 /** Answers tasks/get, tasks/update and tasks/cancel on `server` from `store`. */
 export function registerTaskMethods(server: Server, store: TaskStore): void {
   async function find(method: string, taskId: string, envelope: Record<string, unknown> | undefined) {
@@ -128,13 +162,13 @@ export function registerTaskMethods(server: Server, store: TaskStore): void {
         taskSentences.undeclared(method, TASKS_EXTENSION),
       );
     }
-    const task = await store.get(taskId);
+    const task = await store.get(taskId, orphaned);
     if (!task) throw new ProtocolError(ProtocolErrorCode.InvalidParams, taskSentences.unknown(taskId));
     return task;
   }
-  server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }, ctx) => ({
-    ...(await find('tasks/get', taskId, ctx.mcpReq.envelope)),
-  }));
+  server.setRequestHandler('tasks/get', { params: TaskParams }, async ({ taskId }, ctx) =>
+    answerOf(await find('tasks/get', taskId, ctx.mcpReq.envelope)),
+  );
   // This server's tasks never ask for input: an update of a task it has is acknowledged, and changes nothing.
   server.setRequestHandler('tasks/update', { params: TaskParams }, async ({ taskId }, ctx) => {
     await find('tasks/update', taskId, ctx.mcpReq.envelope);

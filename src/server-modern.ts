@@ -68,11 +68,11 @@ export function createModernMcpServer(
     },
   );
   const caller = options.caller ?? {};
-  const described = tools.map(describeTool);
   server.setRequestHandler(
     'tools/list',
-    // Without tasks in this era, no tool says it runs as one (`execution.taskSupport` is 2025 vocabulary).
-    () => ({ tools: described.map(({ execution: _execution, ...tool }) => tool) }) as ListToolsResult,
+    // Without tasks in this era, no tool says it runs as one (`execution.taskSupport` is 2025 vocabulary). Described
+    // when listed, not when the server is built: a discover or a call does not need the others' schemas.
+    () => ({ tools: tools.map(describeTool).map(({ execution: _execution, ...tool }) => tool) }) as ListToolsResult,
   );
   if (tasks) registerTaskMethods(server, tasks.store);
   server.setRequestHandler('tools/call', async (request, ctx) => {
@@ -81,8 +81,16 @@ export function createModernMcpServer(
     const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
     if (tool && tasks && TASK_TOOLS.has(tool.name) && declaresTasks(envelope)) {
       // The server decides (SEP-2663): a crawl for a client that declared the extension is a task.
-      return tasks.start(async (signal, onStatus) => {
-        const output = await runTaskCall(tool, request.params.arguments, { engine, options, caller }, signal, onStatus);
+      return tasks.start(async (signal, report) => {
+        const call = { engine, options, caller };
+        const output = await runTaskCall(
+          tool,
+          request.params.arguments,
+          call,
+          signal,
+          report.status,
+          report.continueFrom,
+        );
         return server.projectCallToolResult(toCallToolResult(output), described?.outputSchema);
       }) as unknown as CallToolResult;
     }

@@ -3,7 +3,8 @@
 // (its progress on that POST's own stream), and cancelling it — ending that request — stops the call's upstream
 // requests on the replica running it. Redis holds no session and the cancellation bus carries nothing: those parts
 // are the 2025 era's alone (docs/scale-out.md). A crawl run as a task (the tasks extension) lives on the task store
-// on Redis: started on one replica, read and cancelled through the others.
+// on Redis: started on one replica, read and cancelled through the others; a task whose replica is killed ends, on
+// the others, with the crawl's continue_from id, which reads on from the crawl's last page.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -38,6 +39,8 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
   /** Which replica each tools/call POST went to. */
   const calls: number[] = [];
   const held = { arrived: 0, aborted: 0, open: 0 };
+  /** Pages behind a gate: held while it is shut, served once it opens. */
+  const gate = { isOpen: false, waiting: 0 };
   let client: Client;
   let env: Record<string, string> = {};
 
@@ -59,6 +62,18 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
         held.open -= 1;
         if (!res.writableEnded) held.aborted += 1;
       });
+    });
+    origin.route('/gate/start', (_req, res) => {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(page('Gate start', ['/gated/1', '/gated/2']));
+    });
+    origin.route('/gated/:n', (_req, res, params) => {
+      if (!gate.isOpen) {
+        gate.waiting += 1;
+        return; // held: the replica reading it dies meanwhile
+      }
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(page(`Gate ${params.n}`));
     });
     watcher = new Redis(redis.url);
     subscriber = new Redis(redis.url);
@@ -194,6 +209,53 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
       expect(result.structuredContent.continue_from).toMatch(/^[0-9a-f-]{36}$/);
     } finally {
       if (leaving.child.exitCode === null) leaving.child.kill('SIGKILL');
+    }
+  });
+
+  it('a task whose replica is killed ends failed on another, handing out the crawl id that reads on', async () => {
+    const dying = await startServeHttp(env);
+    try {
+      const created = await requestModern(`${dying.url}/mcp`, 'tools/call', {
+        name: 'crawl',
+        arguments: { url: origin.url('/gate/start'), max_pages: 10 },
+      });
+      const taskId = created.result!.taskId as string;
+      await until('the crawl waits at the gate', () => gate.waiting > 0);
+      const running = (await requestModern(`${replicas[1]!.url}/mcp`, 'tasks/get', { taskId })).result!;
+      expect(running.status).toBe('working');
+      expect(running).not.toHaveProperty('continueFrom'); // kept with the task, not answered
+      dying.child.kill('SIGKILL');
+      await dying.exited;
+      let task: Record<string, unknown> = {};
+      let reads = 0;
+      await until('the task ends on the other replicas once its lease lapses', async () => {
+        task = (await requestModern(`${replicas[1 + (reads++ % 2)]!.url}/mcp`, 'tasks/get', { taskId })).result!;
+        return task.status !== 'working';
+      });
+      expect(task).toMatchObject({ status: 'failed', error: { code: -32603 } });
+      const error = task.error as { message: string; data: { continue_from: string } };
+      const id = error.data.continue_from;
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(error.message).toContain(`continue_from="${id}"`);
+      expect(task.statusMessage).toBe(error.message);
+      // The crawl continues from its last committed page on a replica that never saw it.
+      gate.isOpen = true;
+      const continued = await requestModern(
+        `${replicas[2]!.url}/mcp`,
+        'tools/call',
+        { name: 'crawl', arguments: { continue_from: id } },
+        false,
+      );
+      const result = continued.result as {
+        isError?: boolean;
+        structuredContent: { pages: Array<{ title: string }>; total_pages_read: number };
+      };
+      expect(result.isError).toBeFalsy();
+      // The start page was read before the replica died: not read again.
+      expect(result.structuredContent.pages.map((one) => one.title).sort()).toEqual(['Gate 1', 'Gate 2']);
+      expect(result.structuredContent.total_pages_read).toBe(3);
+    } finally {
+      if (dying.child.exitCode === null) dying.child.kill('SIGKILL');
     }
   });
 });

@@ -1,7 +1,7 @@
 // Rendering as a step of loading: a page's DOM after its scripts ran, taken as one more snapshot, so the readers,
 // the scraper and the crawl read it exactly as they read a fetched page (issue 13 "Same extraction"). The browser
 // itself, and the guard every one of its requests passes, is src/browser/.
-import { createBrowserRenderer } from '../browser/index.js';
+import type { BrowserRenderer } from '../browser/index.js';
 import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
 import { carriesCredentials } from '../fetch/credentials.js';
@@ -136,12 +136,18 @@ export async function attemptRender(
  * that is shorter: a client that allowed the call its time-out gets the page or a TIMEOUT naming the render.
  */
 export function browserPageRenderer(config: Config): PageRenderer {
-  const browser = createBrowserRenderer(config);
+  // The browser's modules load with the first render, not with the engine: a server whose reads never render (and
+  // every first call that does not) does not pay for them (start-up: npm run bench:start).
+  let browser: Promise<BrowserRenderer> | undefined;
+  const open = () =>
+    (browser ??= import('../browser/index.js').then(({ createBrowserRenderer }) => createBrowserRenderer(config)));
   return {
     async render(url, options) {
       const callMs = options.timeoutMs === undefined ? Infinity : 2 * options.timeoutMs;
       const deadlineMs = Math.min(config.renderTimeoutMs, callMs);
-      const result = await browser.render(url, {
+      const result = await (
+        await open()
+      ).render(url, {
         signal: options.signal,
         deadlineMs,
         waitFor: options.waitFor,
@@ -150,6 +156,8 @@ export function browserPageRenderer(config: Config): PageRenderer {
       // No main-frame document response (a hash route answered from the page itself): the page was there.
       return { html: result.html, finalUrl: result.finalUrl, status: result.status || 200 };
     },
-    close: () => browser.close(),
+    close: async () => {
+      if (browser) await (await browser).close();
+    },
   };
 }

@@ -215,15 +215,20 @@ export const CRAWL_URL_MISSING = invalidToolArguments(
     'continue one.',
 );
 
-/** Ours: a crawl's MCP progress message after each page. */
+/**
+ * Ours: a crawl's MCP progress message after each page, and a crawl task's status message (the one progress a
+ * polled 2026-07-28 task has, SEP-2663 `statusMessage`): how far it is against both its budgets.
+ */
 export function crawlProgressSentence(progress: {
   pagesRead: number;
+  maxPages: number;
   tokensUsed: number;
   maxTokens: number;
   frontierSize: number;
 }): string {
   return (
-    `${progress.pagesRead} pages read, ${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
+    `${progress.pagesRead} of at most ${progress.maxPages} pages read, ` +
+    `${progress.tokensUsed} of ${progress.maxTokens} tokens, ` +
     `${progress.frontierSize} URLs in the frontier`
   );
 }
@@ -338,6 +343,12 @@ export const taskSentences = {
     'again.',
   /** A task whose work failed for a reason that is not the tool's own error. */
   failed: (reason: string) => `The task failed: ${reason}`,
+  /** A task whose server went away while it ran (its lease lapsed); `continueFrom`: the crawl's id, if it has one. */
+  ownerLost: (continueFrom: string | undefined) =>
+    'The task failed: the server running it went away before it ended. ' +
+    (continueFrom === undefined
+      ? 'Call the tool again.'
+      : `Nothing read is lost: call crawl with continue_from="${continueFrom}" to read on from its last page.`),
 };
 
 // --- ours: query (issue 26 item 3) -----------------------------------------------------------------------------------

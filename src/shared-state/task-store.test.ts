@@ -66,4 +66,33 @@ describeWithRedis('tasks shared through Redis', (server) => {
     await other.update({ ...task, status: 'cancelled' });
     expect(await heard).toBe('cancelled');
   });
+
+  it('a task whose owner stops renewing its lease is ended once, by the first reader told how; a held one is not', async () => {
+    const owner = createRedisTaskStore(await connections.link(), { pollMs: 20, leaseMs: 200 });
+    const reader = createRedisTaskStore(await connections.link(), { leaseMs: 200 });
+    const ended: string[] = [];
+    const orphaned = (task: TaskRecord): TaskRecord => {
+      ended.push(task.taskId);
+      return { ...task, status: 'failed', statusMessage: `lost; continue with ${task.continueFrom}` };
+    };
+    const held = { ...TASK, taskId: 'a1b2c3d4-0000-4000-8000-000000000001' };
+    const dead = { ...TASK, taskId: 'a1b2c3d4-0000-4000-8000-000000000002' };
+    await owner.create(held);
+    await owner.create(dead);
+    const stop = owner.watchCancel(held.taskId, () => ended.push('told'));
+    expect(await owner.update({ ...dead, continueFrom: 'the-crawl-id' })).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 400)); // two leases long: the unwatched one lapses
+    expect(await reader.get(held.taskId, orphaned)).toMatchObject({ status: 'working' });
+    expect(await reader.get(dead.taskId)).toMatchObject({ status: 'working' }); // not told how: left as it is
+    expect(await reader.get(dead.taskId, orphaned)).toMatchObject({
+      status: 'failed',
+      statusMessage: 'lost; continue with the-crawl-id',
+    });
+    expect(await owner.get(dead.taskId, orphaned)).toMatchObject({ status: 'failed' });
+    expect(ended).toEqual([dead.taskId]);
+    // The owner, had it only paused, hears at its next poll that its task has ended.
+    const heard = new Promise<string>((resolve) => owner.watchCancel(dead.taskId, () => resolve('stopped')));
+    expect(await heard).toBe('stopped');
+    stop();
+  });
 });

@@ -6,8 +6,10 @@
 //
 // A task ends once: `completed`, `failed` and `cancelled` are final, and a write that would change an ended task is
 // refused (a crawl finishing just after its client cancelled it stays cancelled).
-// Not handled: a task whose replica dies while it runs stays `working` until its time to live passes; its crawl's
-// last checkpoint is still on the resume store (docs/scale-out.md "Crawls"), but no id for it is handed out here.
+// A task shared by replicas has an owner, the replica running its work, which holds the task's lease while it runs
+// (redis-task-store.ts). A replica that dies stops renewing it; once it has lapsed, the next `get` that is told how
+// (`orphaned`) ends the task in the owner's place, on whichever replica reads it first: a crawl's task then hands out
+// the crawl's `continue_from` id (server-modern-tasks.ts), so the client loses nothing that was read.
 
 export type TaskStatus = 'working' | 'completed' | 'failed' | 'cancelled';
 
@@ -25,18 +27,33 @@ export interface TaskRecord {
   /** The tool's result, once `completed` (a tool's own error is a completed task whose result says isError). */
   readonly result?: Record<string, unknown>;
   /** A protocol-level failure (`failed`): a JSON-RPC error. */
-  readonly error?: { readonly code: number; readonly message: string };
+  readonly error?: { readonly code: number; readonly message: string; readonly data?: Record<string, unknown> };
+  /**
+   * The crawl's continue_from id from its start (a store that checkpoints crawls, REDIS_URL): what the task hands out
+   * if its owner dies. Kept with the task, never part of the tasks/get answer.
+   */
+  readonly continueFrom?: string;
 }
+
+/** How a task whose owner died ends: the task as it was → the task as it ends. */
+export type OrphanedTask = (task: TaskRecord) => TaskRecord;
 
 export interface TaskStore {
   /** Keeps a new task; resolves once a `get` of it on any replica would find it (SEP-2663 "durable create"). */
   create(task: TaskRecord): Promise<void>;
-  get(taskId: string): Promise<TaskRecord | undefined>;
+  /**
+   * The task, if kept. With `orphaned`: a task still `working` whose owner's lease has lapsed (its replica died) is
+   * ended as `orphaned` says — once, by whichever replica reads it first — and answered so. A store in one process's
+   * memory has no other owner than its reader, so nothing is orphaned there.
+   */
+  get(taskId: string, orphaned?: OrphanedTask): Promise<TaskRecord | undefined>;
   /** Replaces the task with `next` unless it has ended; whether it did. `next` keeps the task's id. */
   update(next: TaskRecord): Promise<boolean>;
   /**
    * Calls `onCancel` once if the task is cancelled, wherever `tasks/cancel` lands: at once on this process, within
-   * a poll interval from another replica. Returns the function that stops watching (the task's work has ended).
+   * a poll interval from another replica — or ended by another replica that found its lease lapsed. On a shared
+   * store, watching is also holding the task's lease: renewed at each poll while the work runs here. Returns the
+   * function that stops watching (the task's work has ended).
    */
   watchCancel(taskId: string, onCancel: () => void): () => void;
 }

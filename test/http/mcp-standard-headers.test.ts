@@ -29,6 +29,15 @@ const callFetch = {
   params: { name: 'fetch', arguments: { url: 'http://127.0.0.1:9/' }, _meta: envelope },
 };
 
+// The tasks extension's binding (SEP-2663): Mcp-Name carries a tasks/* request's params.taskId. The conformance
+// suite's check of it (tasks-request-headers) needs a task of its own fixture tools, so it is kept here instead.
+const getTask = {
+  jsonrpc: '2.0',
+  id: 3,
+  method: 'tasks/get',
+  params: { taskId: 'the-task', _meta: envelope },
+};
+
 describe('the standard headers of a 2026-07-28 request', () => {
   it('are accepted when they agree with the body', async () => {
     const response = await post({ 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' }, listTools);
@@ -47,6 +56,7 @@ describe('the standard headers of a 2026-07-28 request', () => {
     ['mcp-method', { 'mcp-method': 'tools/call' }, listTools, ['tools/call', 'tools/list']],
     ['mcp-name', { 'mcp-method': 'tools/call', 'mcp-name': 'links' }, callFetch, ['links', 'fetch']],
     ['mcp-protocol-version', { 'mcp-protocol-version': '2025-11-25' }, listTools, ['2025-11-25', MODERN]],
+    ['mcp-name (tasks/get)', { 'mcp-name': 'another-task' }, getTask, ['another-task', 'the-task']],
   ])('refuse a %s header that disagrees: 400 naming both', async (_header, headers, body, named) => {
     const response = await post({ 'mcp-protocol-version': MODERN, 'mcp-method': body.method, ...headers }, body);
     expect(response.status).toBe(400);

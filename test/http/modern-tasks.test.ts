@@ -127,4 +127,25 @@ describe('crawl as a 2026-07-28 task', () => {
     const update = await request('tasks/update', { taskId, inputResponses: {} });
     expect(withoutMeta(update.result)).toEqual({ resultType: 'complete' });
   });
+
+  it("tells a crawl's progress in tasks/get's statusMessage: pages read of max_pages, tokens of max_tokens", async () => {
+    const arrived = held.arrived;
+    const created = (
+      await request('tools/call', { name: 'crawl', arguments: { url: fixtures.url('/held/'), max_pages: 7 } })
+    ).result!;
+    const taskId = created.taskId as string;
+    expect(created.statusMessage).toBe('started');
+    await until('the crawl waits on a held page', () => held.arrived > arrived);
+    let task: Record<string, unknown> = {};
+    await until('the start page is read', async () => {
+      task = (await request('tasks/get', { taskId })).result!;
+      return String(task.statusMessage).startsWith('1 ');
+    });
+    expect(task.status).toBe('working');
+    // The spec's one channel for a polled task's progress (SEP-2663 DetailedTask.statusMessage): the crawl's own
+    // progress sentence, with both budgets.
+    expect(task.statusMessage).toMatch(/^1 of at most 7 pages read, \d+ of \d+ tokens, 2 URLs in the frontier$/);
+    await request('tasks/cancel', { taskId });
+    await until('the held requests are dropped', () => held.dropped === held.arrived);
+  });
 });

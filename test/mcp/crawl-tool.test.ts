@@ -154,7 +154,10 @@ describe('crawl over MCP', () => {
     expect(progress.length).toBeGreaterThanOrEqual(data.pages_read);
     expect(progress.map((p) => p.progress)).toEqual(progress.map((_p, i) => i + 1));
     expect(progress.at(-1)!.message).toMatch(
-      new RegExp(`^${data.pages_read} pages read, ${data.tokens_used} of 3000 tokens, \\d+ URLs in the frontier$`),
+      new RegExp(
+        `^${data.pages_read} of at most ${data.max_pages} pages read, ${data.tokens_used} of 3000 tokens, ` +
+          `\\d+ URLs in the frontier$`,
+      ),
     );
   });
 
