@@ -1,5 +1,5 @@
 // Reading: a fetched snapshot → what a model reads. The kind is sniffed once and one reader per kind decides the
-// content (read-html.ts, read-pdf.ts, read-text.ts, read-binary.ts); the fields every page has are set here, once
+// content (read-html.ts, read-pdf.ts, read-image.ts, read-text.ts, read-binary.ts); the fields every page has are set here, once
 // (page-content.ts). All decoding, extraction and rendering runs in the worker pool, off the event loop. Loading the
 // snapshot is load-page.ts's job.
 //
@@ -18,11 +18,13 @@ import { pageContent, type KindFields, type PageContent, type ReadOptions } from
 import { readBinaryPage } from './read-binary.js';
 import { readHtmlPage } from './read-html.js';
 import type { LlmsTxtIndex } from './llms-txt-index.js';
-import { readPdfPage } from './read-pdf.js';
+import { readImagePage } from './read-image.js';
+import { readPdfPage, type PdfOcrConfig } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
 import { attemptRender, type PageRenderer } from './render-step.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
+import type { Ocr } from '../ocr/ocr.js';
 
 // The selector checks and the section's message come from extract/, which brings the HTML parser and the selector
 // engine: loaded when a call names a selector or misses a section, so a plain read loads neither on this thread
@@ -60,6 +62,8 @@ export interface ReaderIO {
   readonly renderPolicy: RenderPolicy;
   /** Each origin's /llms.txt, for the Markdown twins it names (llms-txt-index.ts). */
   readonly llmsTxt?: LlmsTxtIndex;
+  /** Text in pictures (src/ocr/): images and the scanned pages of PDFs; without it they read as before. */
+  readonly ocr?: { readonly ocr: Ocr; readonly config: PdfOcrConfig };
 }
 
 export function createPageReader(io: ReaderIO): (url: string, options?: ReadOptions) => Promise<PageContent> {
@@ -71,7 +75,9 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
       case 'html':
         return readHtmlPage(page, options, extractor, loadPage, io.llmsTxt);
       case 'pdf':
-        return readPdfPage(page, extractor);
+        return readPdfPage(page, extractor, io.ocr?.ocr, io.ocr?.config, options);
+      case 'image':
+        return io.ocr ? readImagePage(page, io.ocr.ocr, io.ocr.config, options) : readBinaryPage(page);
       case 'binary':
         return readBinaryPage(page);
       default:

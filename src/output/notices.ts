@@ -7,7 +7,7 @@
 // missing section's in src/extract/section.ts.
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
-import type { Outcome } from '../outcome.js';
+import { isNothingToRead, type Outcome } from '../outcome.js';
 import { quoteInput } from '../quote.js';
 
 // The command line's own sentences (its flags and commands), beside these: src/output/cli-notices.ts.
@@ -87,7 +87,7 @@ export function noLinksReason(
   page: { readonly kind: ContentKind; readonly mediaType: string; readonly outcome: Outcome },
   sameSite = false,
 ): string | undefined {
-  if (page.outcome === 'empty' || page.outcome === 'needs_js') return undefined;
+  if (isNothingToRead(page.outcome)) return undefined;
   const type = page.mediaType || 'no content type';
   switch (page.kind) {
     case 'html':
@@ -155,6 +155,8 @@ export const scraperCapSentences = {
 export const OUTCOME_HELP: Partial<Record<Outcome, string>> = {
   empty: 'returned no readable content',
   needs_js: 'is a JavaScript application shell with no readable content in its HTML',
+  needs_ocr:
+    'holds its text only in pictures (an image, or a scanned PDF) and OCR is not installed here: install it with `apt-get install tesseract-ocr` (or set TESSERACT_PATH)',
 };
 export const OUTCOME_HELP_FALLBACK = 'returned nothing to read';
 

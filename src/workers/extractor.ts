@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { QueryAnswer } from '../extract/rank-passages.js';
+import type { PdfPageImage } from '../formats/pdf-page-image.js';
 import { createWorkerPool } from './pool.js';
 import type {
   HtmlBody,
@@ -22,6 +23,8 @@ export interface Extractor {
    * the page limit.
    */
   readPdf(bytes: Uint8Array): Promise<PdfBody>;
+  /** A scanned PDF page's largest image as Netpbm bytes for OCR, never decoded past `maxPixels`. */
+  pdfPageImage(bytes: Uint8Array, page: number, maxPixels: number): Promise<PdfPageImage>;
   /** A text body that is not HTML, decoded, rendered and clean (src/workers/read-body.ts); a feed's links too. */
   readText(input: TextBodyInput): Promise<TextBody>;
   /** An HTML body decoded, with its clean copy, title and Markdown twin (the fallback when readHtmlWork fails). */
@@ -66,6 +69,8 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
   const linearLimitMs = Math.max(config.extractTimeoutMs, LINEAR_WORK_MIN_MS);
   return {
     readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
+    pdfPageImage: (bytes, page, maxPixels) =>
+      pool.run<PdfPageImage>('pdfPageImage', { bytes, page, maxPixels }, linearLimitMs),
     readText: (input) => pool.run<TextBody>('readText', input, linearLimitMs),
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),
     readHtmlWork: (input) => pool.run<HtmlWork>('readHtmlWork', input, config.extractTimeoutMs),
