@@ -8,6 +8,7 @@ import { cleanText } from '../clean-text.js';
 import type { Config } from '../config.js';
 import type { FetchedPage } from '../fetch/types.js';
 import { pdfPagesMarkdown } from '../formats/pdf.js';
+import { formatBytes } from '../formats/render-non-html.js';
 import type { Ocr } from '../ocr/ocr.js';
 import type { Extractor } from '../workers/extractor.js';
 import type { KindFields, ReadOptions } from './page-content.js';
@@ -19,6 +20,8 @@ export type PdfOcrConfig = Pick<Config, 'ocrTimeoutMs' | 'ocrConcurrency' | 'ocr
 export const pagesNotReached = (first: number, count: number, seconds: number) =>
   `_OCR stopped at its time limit (${seconds} s, OCR_TIMEOUT): ${first === count ? `page ${count}` : `pages ${first}–${count}`} of ${count} ${first === count ? 'was' : 'were'} not read._`;
 const PAGE_IMAGE_TOO_LARGE = '_(not read: its image is larger than OCR_MAX_PIXELS)_';
+const noTextFound = (pages: number, size: string) =>
+  `is a PDF of ${pages === 1 ? '1 page' : `${pages} pages`} (${size}) with no text layer, and OCR found no text in its images`;
 
 export async function readPdfPage(
   page: FetchedPage,
@@ -39,10 +42,11 @@ export async function readPdfPage(
   if (!ocr.isAvailable()) {
     return pdf.outcome === 'empty' ? { ...fields, content: '', outcome: 'needs_ocr', statusDetail: undefined } : fields;
   }
-  const read = await ocrPages(page, pdf.pages, extractor, ocr, config, ocrDeadline(config, options));
+  const deadline = ocrDeadline(config, options);
+  const read = await ocrPages(page, pdf.pages, extractor, ocr, config, deadline);
   const hasText = read.pages.some((text) => text !== '');
   const cut =
-    read.notReached > 0 ? pagesNotReached(read.pages.length + 1, pdf.pageCount, config.ocrTimeoutMs / 1000) : '';
+    read.notReached > 0 ? pagesNotReached(read.pages.length + 1, pdf.pageCount, deadline.timeoutMs / 1000) : '';
   const content = cleanText(
     [hasText ? pdfPagesMarkdown(read.pages) : '', cut].filter((part) => part !== '').join('\n\n'),
   );
@@ -50,10 +54,8 @@ export async function readPdfPage(
     ...fields,
     content: hasText || cut !== '' ? content : '',
     outcome: hasText || cut !== '' ? 'ok' : pdf.outcome,
-    statusDetail: hasText || cut !== '' ? undefined : pdf.statusDetail,
-    reader: OCR_READER,
-    ocrLanguages: ocr.languages,
-    ocrPages: read.ocrPages,
+    statusDetail: hasText || cut !== '' ? undefined : noTextFound(pdf.pageCount, formatBytes(page.body.byteLength)),
+    ...(read.ocrPages > 0 && { reader: OCR_READER, ocrLanguages: ocr.languages, ocrPages: read.ocrPages }),
     ...(read.notReached > 0 && { pagesNotRead: read.notReached }),
   };
 }
@@ -81,7 +83,9 @@ async function ocrPages(
     if (image.problem === 'too_large') return PAGE_IMAGE_TOO_LARGE;
     if (image.image === undefined) return '';
     deadline.signal.throwIfAborted();
-    return ocr.recognize(image.image, { signal: deadline.signal });
+    const text = await ocr.recognize(image.image, { signal: deadline.signal });
+    ocrCount++;
+    return text;
   };
   // A window of OCR_CONCURRENCY pages at a time, in page order: the pages before a cut are all read.
   for (let start = 0; start < scanned.length; start += config.ocrConcurrency) {
@@ -91,7 +95,6 @@ async function ocrPages(
       const index = window[offset]!;
       if (result.status === 'fulfilled') {
         pages[index] = result.value;
-        ocrCount++;
         continue;
       }
       if (!deadline.expired()) throw ocrError(result.reason, page.finalUrl, deadline);

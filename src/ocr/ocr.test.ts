@@ -1,6 +1,6 @@
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { characterErrorRate, fixture, groundTruth, PAGE_NAMES } from '../../test/fixtures/ocr/ocr-set.mjs';
+import { pngOfSize } from '../../test/fixtures/ocr/routes.js';
 import { describeWithOcr } from '../../test/ocr-available.js';
 import { createOcr, ImageTooLarge, OcrUnavailable, type OcrConfig } from './ocr.js';
 import { TesseractFailure } from './run-tesseract.js';
@@ -12,22 +12,6 @@ const CONFIG: OcrConfig = {
   ocrMaxPixels: 50_000_000,
 };
 const never = () => new AbortController().signal;
-
-/** A PNG whose header says width × height: a decompression bomb's header, with a token of pixel data. */
-function pngOfSize(width: number, height: number): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    return Buffer.concat([length, Buffer.from(type, 'latin1'), data, Buffer.alloc(4)]); // CRC not checked here
-  };
-  const ihdr = Buffer.alloc(13);
-  ihdr.writeUInt32BE(width, 0);
-  ihdr.writeUInt32BE(height, 4);
-  ihdr[8] = 8; // bit depth; colour type 0 (grey)
-  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const idat = chunk('IDAT', deflateSync(Buffer.alloc(1024 * 1024)));
-  return new Uint8Array(Buffer.concat([signature, chunk('IHDR', ihdr), idat, chunk('IEND', Buffer.alloc(0))]));
-}
 
 function isRunning(pid: number): boolean {
   try {

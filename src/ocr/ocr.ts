@@ -54,10 +54,11 @@ export function createOcr(config: OcrConfig): Ocr {
       return slots.waiting;
     },
     async recognize(image, { signal, onSpawn }) {
-      const size = imageSize(image);
-      if (!size || size.width * size.height > config.ocrMaxPixels) throw new ImageTooLarge(size, config.ocrMaxPixels);
+      // No OCR first: an image that cannot be read here is needs_ocr whatever its size.
       const executable = findTesseract(config.tesseractPath);
       if (executable === undefined) throw new OcrUnavailable();
+      const size = imageSize(image);
+      if (!size || size.width * size.height > config.ocrMaxPixels) throw new ImageTooLarge(size, config.ocrMaxPixels);
       const release = await slots.acquire(signal);
       try {
         const text = await runTesseract(executable, image, { languages: config.ocrLanguages, signal, onSpawn });
