@@ -10,6 +10,7 @@ import { formatBytes } from '../formats/render-non-html.js';
 import { sniffImageType } from '../formats/sniff.js';
 import { ImageTooLarge, OcrUnavailable, type Ocr } from '../ocr/ocr.js';
 import type { KindFields, ReadOptions } from './page-content.js';
+import { readBinaryPage } from './read-binary.js';
 
 /** The reader named in the structured result of a page read by OCR. */
 export const OCR_READER = 'ocr';
@@ -35,9 +36,7 @@ export const ocrTimedOut = (url: string, ms: number) =>
   `OCR of ${url} did not finish within ${ms} ms. Try again, or raise OCR_TIMEOUT.`;
 const ocrFailed = (reason: string) => `OCR failed: ${reason}`;
 const imageTooLargeLine = (type: string, bytes: number, error: ImageTooLarge) =>
-  error.size
-    ? `Image (${type}, ${formatBytes(bytes)}) was not read: it is ${error.message}, more than OCR_MAX_PIXELS (${error.maxPixels}).`
-    : `Image (${type}, ${formatBytes(bytes)}) was not read: its size could not be read from its header.`;
+  `Image (${type}, ${formatBytes(bytes)}) was not read: it is ${error.message}, more than OCR_MAX_PIXELS (${error.maxPixels}).`;
 
 export async function readImagePage(
   page: FetchedPage,
@@ -52,7 +51,10 @@ export async function readImagePage(
     const fields = { title: undefined, reader: OCR_READER, ocrLanguages: ocr.languages } as const;
     return { ...fields, content: text, outcome: text === '' ? 'empty' : 'ok' };
   } catch (error) {
-    if (error instanceof OcrUnavailable) return { title: undefined, content: '', outcome: 'needs_ocr' };
+    // Without OCR the picture is what it was before OCR: one line, never bytes (shown as is with `raw`).
+    if (error instanceof OcrUnavailable) return { ...readBinaryPage(page), outcome: 'needs_ocr' };
+    // A header that gives no size: not an image tesseract could read either.
+    if (error instanceof ImageTooLarge && error.size === undefined) return readBinaryPage(page);
     if (error instanceof ImageTooLarge) {
       const line = imageTooLargeLine(type, page.body.byteLength, error);
       return { title: undefined, content: line, outcome: 'too_large', statusDetail: line };
