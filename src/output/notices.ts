@@ -77,6 +77,7 @@ const KIND_NAMES: Partial<Record<ContentKind, string>> = {
   markdown: 'Markdown',
   text: 'plain text',
   pdf: 'a PDF document',
+  image: 'an image',
 };
 
 /**
