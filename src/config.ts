@@ -15,6 +15,7 @@ export interface Config {
   readonly defaultMaxTokens: number; // DEFAULT_MAX_TOKENS, crawl budget
   readonly fetchTimeoutMs: number; // FETCH_TIMEOUT, one deadline over connect + headers + body
   readonly cacheTtlSeconds: number; // CACHE_TTL
+  readonly snapshotTtlSeconds: number; // SNAPSHOT_TTL, how long fetch `since` snapshots are kept
   readonly maxConcurrent: number; // MAX_CONCURRENT
   readonly perDomainIntervalMs: number; // PER_DOMAIN_INTERVAL
   readonly queueTimeoutMs: number; // QUEUE_TIMEOUT, longest wait for a turn in the request queue (src/fetch/queue.ts)
@@ -210,6 +211,7 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     defaultMaxTokens: integer(env, 'DEFAULT_MAX_TOKENS', 100000, 1),
     fetchTimeoutMs,
     cacheTtlSeconds: integer(env, 'CACHE_TTL', 3600, 0),
+    snapshotTtlSeconds: integer(env, 'SNAPSHOT_TTL', 86400, 0),
     maxConcurrent: integer(env, 'MAX_CONCURRENT', 3, 1),
     perDomainIntervalMs: integer(env, 'PER_DOMAIN_INTERVAL', 2000, 0),
     queueTimeoutMs: integer(env, 'QUEUE_TIMEOUT', 30000, 1),

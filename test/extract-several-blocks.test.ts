@@ -106,6 +106,15 @@ describe('the choice between our extraction and the inclusive one', () => {
     );
   });
 
+  it('says on every page whether it compared, also when the page holds too little else to compare', () => {
+    const html = page(`<div class="story"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></div>`);
+    const { explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    const notes = explain!.filter((entry) => entry.reason.includes('the inclusive extraction'));
+    expect(notes.map((entry) => entry.reason)).toEqual([
+      'not compared with the inclusive extraction: the page holds under 2× our text outside links, ours stands',
+    ]);
+  });
+
   it('keeps ours on a page that declares itself an article', () => {
     const html = page(`<meta property="og:type" content="article">${thread}`);
     const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });

@@ -13,6 +13,10 @@ const article = (title: string) =>
 
 let provider: ReturnType<typeof addSearchProviders>;
 const pages = useFixtureServer((server) => {
+  server.route('/long', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(article('Page long').replace(/<p>.*<\/p>/s, (p) => p.repeat(60)));
+  });
   for (const name of ['one', 'two', 'three']) {
     server.route(`/${name}`, (_req, res) => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -43,6 +47,18 @@ describe('web-reader read with several URLs', () => {
     const result = JSON.parse(run.stdout) as { pages: Array<{ url: string; status: string; content: string }> };
     expect(result.pages.map((page) => page.status)).toEqual(['ok', 'ok']);
     expect(result.pages[1]!.content).toContain('# Page three');
+  });
+
+  it('one URL: --max-tokens caps the page, --deadline (several URLs only) is refused', async () => {
+    const long = await runCli(['read', pages.url('/long')], env());
+    expect(long.code, long.stderr).toBe(0);
+    const capped = await runCli(['read', '--max-tokens', '200', pages.url('/long')], env());
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(capped.stdout.length).toBeLessThan(long.stdout.length / 2);
+    expect(capped.stderr).toMatch(/--start-index/); // the cut says how to read on
+    const timed = await runCli(['read', '--deadline', '5', pages.url('/one')], env());
+    expect(timed.code).toBe(2);
+    expect(timed.stderr).toMatch(/--deadline times a read of several URLs/);
   });
 
   it('refuses a one-page flag with several URLs', async () => {

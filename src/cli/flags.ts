@@ -164,7 +164,7 @@ export const FLAGS = {
   'max-tokens': {
     type: 'string',
     value: 'N',
-    help: 'token budget for all pages (crawl: DEFAULT_MAX_TOKENS, 100000; several URLs, search: MAX_OUTPUT_TOKENS)',
+    help: 'token budget (crawl: all pages, default 100000; read: the page, or all URLs given; default MAX_OUTPUT_TOKENS)',
     commands: ['crawl', 'read', 'search'],
     argument: 'max_tokens',
     integer: { min: 1 },

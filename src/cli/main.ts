@@ -210,6 +210,8 @@ async function runCommand(
     }
     case 'read': {
       if (operands.length > 1) return readSeveral(config, shared, values, operands);
+      const several = SEVERAL_PAGES_FLAGS.find((flag) => values[flag] !== undefined);
+      if (several) throw new InvalidArgumentError(`--${several}`, CLI_SENTENCES.severalPagesFlag(`--${several}`));
       const args = {
         url: oneUrl('read', operands),
         raw: values.raw ?? false,
@@ -221,7 +223,10 @@ async function runCommand(
         ...(values.section !== undefined && { section: values.section }),
         ...(values.query !== undefined && { query: values.query }),
       };
-      return runOnce(config, shared, 'read', operands, findTool('fetch')!, args, {
+      // One page's --max-tokens is its token cap: MAX_OUTPUT_TOKENS for this read.
+      const maxTokens = integerFlag(values, 'max-tokens');
+      const readConfig = maxTokens === undefined ? config : { ...config, maxOutputTokens: maxTokens };
+      return runOnce(readConfig, shared, 'read', operands, findTool('fetch')!, args, {
         json,
         explain: values.explain ?? false,
       });
@@ -288,6 +293,9 @@ function manyFlags(values: Values): Record<string, unknown> {
 
 /** The flags of `read` that read one page only: refused with several URLs rather than silently dropped. */
 const ONE_PAGE_FLAGS = ['raw', 'explain', 'max-length', 'start-index', 'section', 'header'] as const;
+
+/** The flags of `read` that time several pages: refused with one URL rather than silently dropped. */
+const SEVERAL_PAGES_FLAGS = ['deadline'] as const;
 
 /** `web-reader read URL URL…`: read_many, pages one after another with a header line each. */
 function readSeveral(config: Config, shared: SharedState, values: Values, operands: readonly string[]) {

@@ -90,7 +90,15 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     fetchTimeoutMs: config.fetchTimeoutMs,
   });
   const ocr = { ocr: io.ocr ?? createOcr(config), config };
-  const readPage = createPageReader({ extractor, loadPage, renderer, renderPolicy: config.renderJs, llmsTxt, ocr });
+  const readPage = createPageReader({
+    extractor,
+    loadPage,
+    renderer,
+    renderPolicy: config.renderJs,
+    llmsTxt,
+    snapshots: shared.snapshots,
+    ocr,
+  });
   return {
     config,
     loadPage,

@@ -4,6 +4,7 @@ import type { SectionFound } from '../extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
 import type { QueryAnswer } from '../extract/rank-passages.js';
+import type { PageDiff } from '../extract/page-diff.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';
@@ -59,6 +60,28 @@ export interface ReadOptions extends RenderOptions {
    * within `section` when both are given. Not with `raw`.
    */
   readonly query?: string;
+  /**
+   * What changed since an earlier read (fetch `since`, issue 28 item 4): `last`, the last snapshot of this page read
+   * this way, or a snapshot id an earlier result named (`changes`). Not with `raw` or `query`.
+   */
+  readonly since?: string;
+}
+
+/** A read compared with an earlier snapshot of it (fetch `since`): src/engine/page-changes.ts. */
+export interface PageChanges {
+  /**
+   * `first`: no earlier snapshot of this reading; `expired`: the snapshot asked for is no longer kept; `unchanged`,
+   * `changed`: compared with it; `not_kept`: a read with the caller's headers, which keeps no snapshot.
+   */
+  readonly status: 'first' | 'expired' | 'unchanged' | 'changed' | 'not_kept';
+  /** This read's snapshot, to pass as `since` later; absent when not kept. */
+  readonly snapshotId?: string;
+  /** The snapshot compared with (`unchanged`, `changed`), or the one asked for (`expired`). */
+  readonly sinceId?: string;
+  /** When the snapshot compared with was taken (epoch ms). */
+  readonly sinceTakenAt?: number;
+  /** `changed`: the unified diff of the Markdown, bounded (src/extract/page-diff.ts). */
+  readonly diff?: PageDiff;
 }
 
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */
@@ -135,6 +158,8 @@ export interface KindFields {
    * whole text, so its size can be told).
    */
   readonly answer?: QueryAnswer;
+  /** With `since`, for a page read `ok`: what changed since the snapshot, and this read's own snapshot. */
+  readonly changes?: PageChanges;
 }
 
 export type PageContent = PageSource &

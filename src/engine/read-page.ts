@@ -25,6 +25,8 @@ import { attemptRender, type PageRenderer } from './render-step.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import type { Ocr } from '../ocr/ocr.js';
+import type { SnapshotStore } from '../shared-state/snapshot-store.js';
+import { assertSinceOptions, withChanges } from './page-changes.js';
 
 // The selector checks and the section's message come from extract/, which brings the HTML parser and the selector
 // engine: loaded when a call names a selector or misses a section, so a plain read loads neither on this thread
@@ -64,6 +66,8 @@ export interface ReaderIO {
   readonly llmsTxt?: LlmsTxtIndex;
   /** Text in pictures (src/ocr/): images and the scanned pages of PDFs; without it they read as before. */
   readonly ocr?: { readonly ocr: Ocr; readonly config: PdfOcrConfig };
+  /** fetch `since` snapshots (page-changes.ts); without them `since` is not answered. */
+  readonly snapshots?: SnapshotStore;
 }
 
 export function createPageReader(io: ReaderIO): (url: string, options?: ReadOptions) => Promise<PageContent> {
@@ -105,8 +109,9 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
 
   return async function readPage(url: string, options: ReadOptions = {}): Promise<PageContent> {
     if (options.query !== undefined && options.raw) throw new InvalidArgumentError('query', QUERY_WITH_RAW);
+    assertSinceOptions(options);
     const page = await readWhole(url, options);
-    return withAnswer(page, options.query, extractor);
+    return withChanges(await withAnswer(page, options.query, extractor), options, io.snapshots, extractor);
   };
 
   async function readWhole(url: string, options: ReadOptions): Promise<PageContent> {

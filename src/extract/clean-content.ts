@@ -122,6 +122,16 @@ export function trimTrailing(
     const last = children[index]!;
     if (!isElement(last) || keep?.has(last)) return;
     const node = stats.get(last);
+    // An element with nothing to read or see (an empty <p>, a spacer) neither stops the trim nor stays.
+    if (node && node.text === 0 && !MEDIA.some((name) => hasDescendant(last, name))) {
+      children.splice(index, 1);
+      continue;
+    }
+    if (isNoticeBox(children, index, stats)) {
+      if (trace) traceRemoved(trace, 'trailing', last, NOTICE_BOX_REASON, numbersOf(last, stats));
+      children.splice(index, 1);
+      continue;
+    }
     const isHeading = /^h[1-6]$/.test(last.name);
     const isLinkBlock = last.name !== 'p' && node && node.text > 0 && node.text <= mostText && linkDensity(node) > 0.5;
     if (isHeading || isLinkBlock) {
@@ -140,6 +150,48 @@ export function trimTrailing(
     if (!last.children.every(isBlank)) return;
     children.splice(index, 1);
   }
+}
+
+const MEDIA = ['img', 'picture', 'table', 'video', 'iframe'];
+
+// A short notice boxed after the article's last prose: "follow us on…", "get our app", a rating widget, a licence or
+// copyright line, an author box — plain wrappers with no telling class (issue 24; docs/benchmarks.md, "Third pass").
+// A box, not a paragraph: a container of its own after a block of prose that is not of its kind — its tag and class,
+// or its tag and child elements (content written as a run of `div.paragraph`, one `<section>` per paragraph, or
+// replies each in a block of their own is not a box) — with no heading (a section of a landing page has one).
+const NOTICE_BOX_MAX_CHARS = 250;
+const PROSE_BEFORE_MIN_CHARS = 150;
+const PROSE_BEFORE_MAX_LINK_DENSITY = 0.3;
+const NOTICE_BOX_REASON = `a short box (≤ ${NOTICE_BOX_MAX_CHARS} chars, no heading) after the last prose block`;
+const HEADINGS = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'];
+
+function isNoticeBox(children: readonly HtmlNode[], index: number, stats: Stats): boolean {
+  const box = children[index]!;
+  if (!isElement(box) || !CONTAINER_TAGS.has(box.name)) return false;
+  const text = stats.get(box)?.text ?? 0;
+  if (text === 0 || text > NOTICE_BOX_MAX_CHARS || HEADINGS.some((name) => hasDescendant(box, name))) return false;
+  for (let i = index - 1; i >= 0; i--) {
+    const before = children[i]!;
+    if (isBlank(before)) continue;
+    if (!isElement(before)) return false;
+    const node = stats.get(before);
+    if (!node || node.text === 0) continue;
+    if (isSameKind(before, box)) return false;
+    return node.text >= PROSE_BEFORE_MIN_CHARS && linkDensity(node) < PROSE_BEFORE_MAX_LINK_DENSITY;
+  }
+  return false;
+}
+
+/** Two blocks of one run: the same tag, and the same class or the same child elements (replies, paragraphs). */
+function isSameKind(a: HtmlElement, b: HtmlElement): boolean {
+  if (a.name !== b.name) return false;
+  if ((a.attribs.class ?? '') === (b.attribs.class ?? '')) return true;
+  const shape = (el: HtmlElement): string =>
+    el.children
+      .filter(isElement)
+      .map((child) => child.name)
+      .join(' ');
+  return shape(a) === shape(b);
 }
 
 // trafilatura's link-density test for one element: a paragraph that is nearly all link text is a pointer elsewhere

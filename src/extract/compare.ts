@@ -32,7 +32,13 @@ export function chooseExtraction(
 ): Extraction {
   if (ours.root === body) return ours;
   const bodyStats = stats.get(body);
-  if (!bodyStats || bodyStats.text - bodyStats.linkText < ours.textLength * INCLUSIVE_RATIO) return ours;
+  if (!bodyStats || bodyStats.text - bodyStats.linkText < ours.textLength * INCLUSIVE_RATIO) {
+    if (trace) {
+      const why = `the page holds under ${INCLUSIVE_RATIO}× our text outside links`;
+      traceNote(trace, 'candidates', `not compared with the inclusive extraction: ${why}, ours stands`);
+    }
+    return ours;
+  }
   // An article page — one that says so, or holds one <article> — is one block: what is around it is not its content.
   const articles = page.declaresArticle ? 1 : countArticles(body);
   if (articles === 1) {

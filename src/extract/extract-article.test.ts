@@ -87,6 +87,29 @@ describe('extractArticle', () => {
     expect(markdown).not.toContain('Another story');
   });
 
+  it('trims a short notice boxed after the last paragraph, and a heading left last past empty paragraphs', () => {
+    const html = page(`<article><div class="body"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}The end.</p>
+      <div class="follow"><em>Follow us on <a href="/t">Telegram</a> and <a href="/f">Facebook</a> for every update</em></div>
+      <p> </p><h6>Read also</h6><p> </p></div></article>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown.trimEnd().endsWith('The end.')).toBe(true);
+    expect(markdown).not.toContain('Follow us');
+    expect(markdown).not.toContain('Read also');
+    const removed = explain?.find((entry) => entry.phase === 'trailing' && entry.element?.startsWith('div.follow'));
+    expect(removed?.reason).toMatch(/short box .* after the last prose block/);
+  });
+
+  it('keeps a short last block that is one of a run of same-class paragraph blocks, or a section with a heading', () => {
+    const para = (text: string): string => `<div class="paragraph">${text}</div>`;
+    const html = page(
+      `<article>${para(PROSE.repeat(2))}${para(PROSE.repeat(2))}${para('That is it: the vote is on Friday.')}</article>`,
+    );
+    expect(extractArticle(html, { baseUrl: URL }).markdown).toContain('That is it: the vote is on Friday.');
+    const section = page(`<article><p>${PROSE.repeat(2)}</p><p>${PROSE.repeat(2)}</p>
+      <div class="start"><h3>Start today</h3><p>Sign in and publish your first report in minutes.</p></div></article>`);
+    expect(extractArticle(section, { baseUrl: URL }).markdown).toContain('publish your first report');
+  });
+
   it('drops picture captions and credits outside <figcaption>, keeping the picture', () => {
     const html = page(`<article><p>${PROSE.repeat(3)}</p>
       <div class="wp-caption"><img src="/harbour.jpg" alt="The harbour at dawn"><p class="wp-caption-text">The harbour at dawn. Photo: J. Doe</p></div>

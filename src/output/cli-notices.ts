@@ -21,6 +21,8 @@ export const CLI_SENTENCES = {
   serveTakesNoUrl: 'serve takes no URL; its clients name the pages. Run web-reader serve --help.',
   searchNeedsQuery: 'search needs the words to search for: web-reader search "your query".',
   onePageFlag: (flag: string) => `${flag} reads one page; with several URLs, read them one at a time, or drop ${flag}.`,
+  severalPagesFlag: (flag: string) =>
+    `${flag} times a read of several URLs; one page's read is bounded by FETCH_TIMEOUT. Drop ${flag}.`,
   continueTakesNoUrl: 'crawl --continue ID takes no URL: the crawl keeps its own.',
   wrotePages: (count: number, indexName: string, dir: string) =>
     `Wrote ${count} ${count === 1 ? 'page' : 'pages'} and ${indexName} to ${dir}`,

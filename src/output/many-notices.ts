@@ -41,6 +41,10 @@ export const MANY_SENTENCES = {
   budgetCut: (cut: number, budget: number) =>
     `${cut} ${cut === 1 ? 'page was' : 'pages were'} cut to share ${budget} tokens fairly (a page that needed ` +
     "less left the rest to the others); each cut page's last line says how to read the rest with fetch.",
+  /** The budget left each cut page too little to carry a paragraph: the caller's max_tokens is the cause. */
+  budgetTooSmall: (limit: number, frame: number, pages: number, enough: number) =>
+    `max_tokens ${limit} is too small for ${pages} pages: their headers and notes take ${frame} tokens, leaving ` +
+    `almost nothing of each page. Call again with max_tokens of at least ${enough}, or with fewer URLs.`,
   pageHeader: (number: number, total: number, url: string, status: string) =>
     `## [${number}/${total}] ${url} — ${status}`,
   pageTitle: (title: string) => `Title: ${title}`,

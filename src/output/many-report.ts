@@ -55,7 +55,12 @@ export interface ManySummary {
   /** The token budget the pages shared; undefined: no limit. */
   readonly budget: number | undefined;
   readonly cut: number;
+  /** The tokens of the frame (summary, headers, notes) when the budget left each page too little to read. */
+  readonly starvedBy?: { readonly limit: number; readonly frame: number };
 }
+
+/** Below this many tokens a page's share holds no paragraph worth reading: the budget, not the page, is short. */
+export const MIN_PAGE_SHARE = 50;
 
 /** The summary line that opens the text: how many were read, failed, unfinished, and the budget's cut. */
 export function manySummaryText(pages: readonly ManyPage[], summary: ManySummary): string {
@@ -70,6 +75,11 @@ export function manySummaryText(pages: readonly ManyPage[], summary: ManySummary
       ? pages.reduce((sum, page) => sum + page.tokens!, 0)
       : undefined,
   });
+  if (summary.starvedBy) {
+    const { limit, frame } = summary.starvedBy;
+    const enough = frame + MIN_PAGE_SHARE * 4 * pages.length;
+    return `${line} ${MANY_SENTENCES.budgetTooSmall(limit, frame, pages.length, enough)}`;
+  }
   return summary.cut > 0 && summary.budget !== undefined
     ? `${line} ${MANY_SENTENCES.budgetCut(summary.cut, summary.budget)}`
     : line;

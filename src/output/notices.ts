@@ -14,6 +14,8 @@ import { quoteInput } from '../quote.js';
 export { CLI_SENTENCES } from './cli-notices.js';
 // search and read_many, the tools that span several pages in one call: src/output/many-notices.ts.
 export { MANY_SENTENCES } from './many-notices.js';
+// fetch `since`, what changed since an earlier read: src/output/changes-notices.ts.
+export { CHANGES_SENTENCES } from './changes-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ import { isNothingToRead, OUTCOMES, type Outcome } from '../outcome.js';
 import { formatBytes } from '../formats/render-non-html.js';
 import { z } from 'zod';
 import { answerNote, answerPassages } from './answer-text.js';
+import { CHANGES_RESULT_SHAPE, changesParts, structuredChanges } from './changes-text.js';
 
 /** One short line where a text tool would otherwise return empty or misleading text. */
 export function statusLine(page: PageContent): string {
@@ -107,6 +108,7 @@ export const PAGE_RESULT_SHAPE = {
     })
     .optional()
     .describe('With query: the passages that answer it, and what was left out'),
+  changes: CHANGES_RESULT_SHAPE,
 };
 
 export function structuredPage(
@@ -140,6 +142,7 @@ export function structuredPage(
     ...(page.section?.found && { section: { number: page.section.number, text: page.section.text } }),
     ...(page.markdownSource !== undefined && { markdown_source: page.markdownSource }),
     ...(page.answer && { query: structuredAnswer(page.answer) }),
+    ...(page.changes && { changes: structuredChanges(page) }),
   };
 }
 
@@ -179,19 +182,28 @@ export async function renderPageText(
       totalLength: 0,
     };
   }
+  // With since, what changed: one line when nothing did, else the diff stands for the content (or, with nothing to
+  // compare, the page under a line saying so).
+  const changes = options.raw ? undefined : changesParts(page);
+  if (changes?.only) return { text: changes.lead, truncated: false, nextIndex: undefined, totalLength: 0 };
   // With a query, the passages that answer it stand for the content: max_length and start_index apply to them.
   const answered = !options.raw && page.answer ? answerPassages(page.answer) : undefined;
-  const body = options.raw ? page.raw || page.content : (answered ?? page.content);
+  const body = options.raw ? page.raw || page.content : (changes?.body ?? answered ?? page.content);
   checkStartIndex(options.startIndex, body.length);
   const failed = !options.raw && page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
   const heading = contentsHeading(page.url);
   const note = answered === undefined ? '' : answerNote(page);
   // The heading and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
   const cap = options.maxOutputTokens;
-  const frame = await frameTokens(cap, [failed, heading, note, widestTruncationNotice(body.length, toolName)], body);
+  const lead = changes?.lead ?? '';
+  const frame = await frameTokens(
+    cap,
+    [failed, lead, heading, note, widestTruncationNotice(body.length, toolName)],
+    body,
+  );
   const slice = await sliceContent(body, { ...options, maxTokens: capLimit(Infinity, cap, frame) });
   const notice = truncationNotice(slice, toolName);
-  const parts = [failed, heading, slice.text, note, notice];
+  const parts = [failed, lead, heading, slice.text, note, notice];
   const continuation =
     notice && slice.nextIndex !== undefined
       ? { notice, nextIndex: slice.nextIndex, byTokens: slice.limitedBy === 'max_output_tokens' }

@@ -14,6 +14,7 @@ import { errorMessage, TimeoutError, WebReaderError } from '../errors.js';
 import { MANY_SENTENCES, selectorMatchedNothing } from '../output/notices.js';
 import {
   manySummaryText,
+  MIN_PAGE_SHARE,
   pageBlock,
   pageHeader,
   renderManyText,
@@ -188,7 +189,9 @@ export async function readMany(engine: Engine, request: ReadManyRequest): Promis
       };
     }),
   );
-  const summary = { total, budget, cut };
+  // Pages cut to almost nothing: the caller's max_tokens is the cause, and the summary says what would do.
+  const starved = cut > 0 && budget < MIN_PAGE_SHARE * cut;
+  const summary = { total, budget, cut, ...(starved && { starvedBy: { limit, frame } }) };
   const text = renderManyText(pages, summary);
   return { pages, text: request.preamble ? `${request.preamble}\n\n${text}` : text, budget, cut };
 }

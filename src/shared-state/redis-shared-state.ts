@@ -12,7 +12,9 @@ import { createRedisMcpSessionStore } from './redis-mcp-sessions.js';
 import { createRedisPageCache } from './redis-page-cache.js';
 import { createRedisResumeStore } from './redis-resume-store.js';
 import { createRedisRobotsStore } from './redis-robots-store.js';
+import { createRedisSnapshotStore } from './redis-snapshot-store.js';
 import { createRedisTaskStore } from './redis-task-store.js';
+import { createMemorySnapshotStore } from './snapshot-store.js';
 import type { SharedState } from './shared-state.js';
 
 export function createRedisSharedState(config: Config, redisUrl: string, local: MemoryPageCache): SharedState {
@@ -33,6 +35,10 @@ export function createRedisSharedState(config: Config, redisUrl: string, local: 
       local: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
     }),
     taskStore: createRedisTaskStore(link),
+    snapshots: createRedisSnapshotStore(link, {
+      ttlSeconds: config.snapshotTtlSeconds,
+      local: createMemorySnapshotStore({ ttlSeconds: config.snapshotTtlSeconds }),
+    }),
     health: async () => ((await link.isReachable()) ? 'up' : 'down'),
     close: () => link.close(),
   };

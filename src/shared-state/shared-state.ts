@@ -16,6 +16,7 @@ import type { HostTurns } from '../fetch/queue.js';
 import type { RobotsStore } from '../fetch/robots-gate.js';
 import type { CancelBus } from './redis-cancel-bus.js';
 import type { McpSessionStore } from './redis-mcp-sessions.js';
+import { createMemorySnapshotStore, type SnapshotStore } from './snapshot-store.js';
 import { createMemoryTaskStore, type TaskStore } from './task-store.js';
 
 /** /healthz's `redis`: reachable, unreachable, or not configured. */
@@ -41,6 +42,8 @@ export interface SharedState {
   readonly resumeStore: ResumeStore;
   /** 2026-07-28 tasks (the crawl run as one): this process's memory, or (REDIS_URL) read by every replica. */
   readonly taskStore: TaskStore;
+  /** fetch `since` snapshots (issue 28 item 4): this process's memory, or (REDIS_URL) read by every replica. */
+  readonly snapshots: SnapshotStore;
   health(): Promise<SharedStateHealth>;
   close(): Promise<void>;
 }
@@ -56,6 +59,7 @@ export function createMemorySharedState(config: Config, options: SharedStateOpti
     pageCache: localPageCache(config, options),
     resumeStore: createMemoryResumeStore({ ttlSeconds: config.crawlResumeTtlSeconds }),
     taskStore: createMemoryTaskStore(),
+    snapshots: createMemorySnapshotStore({ ttlSeconds: config.snapshotTtlSeconds }),
     health: async () => 'off',
     close: async () => {},
   };

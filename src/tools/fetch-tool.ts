@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
-import { queryShape, sectionArgument, selectOptions, selectShape } from './select-arguments.js';
+import { queryShape, sectionArgument, selectOptions, selectShape, sinceArgument } from './select-arguments.js';
 import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -18,6 +18,7 @@ const inputShape = {
   ...selectShape,
   section: sectionArgument,
   ...queryShape,
+  since: sinceArgument,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -32,7 +33,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   outputShape: PAGE_RESULT_SHAPE,
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
-    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
+    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args), ...sinceOptions(args) };
     const page = await engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
@@ -46,5 +47,11 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
     return { text: rendered.text, structured: structuredPage(page, rendered), ...continuation, ...explained };
   },
 };
+
+/** `since`: compared with an earlier read, of the page as it is now (a cached copy only when max_age says so). */
+function sinceOptions(args: { since?: string; max_age?: number }) {
+  if (args.since === undefined) return {};
+  return { since: args.since, ...(args.max_age === undefined && { maxAgeSeconds: 0 }) };
+}
 
 export type FetchToolArguments = z.input<z.ZodObject<typeof inputShape>>;

@@ -78,6 +78,8 @@ export const readManyTool: ToolDefinition<typeof inputShape> = {
     return {
       text: result.text,
       structured: { status: anyRead ? 'ok' : 'error', requested: args.urls.length, ...structuredMany(result) },
+      // Every page failed (refused, unreachable, unfinished): the call failed, as fetch of one such page does.
+      ...(result.pages.every((page) => page.error !== undefined) ? { isError: true } : {}),
     };
   },
 };

@@ -89,3 +89,16 @@ export function selectOptions(args: {
     ...(args.query !== undefined && { query: args.query }),
   };
 }
+
+// `since` (issue 28 item 4) on fetch: what changed since an earlier read. Its value is checked by the engine
+// (src/engine/page-changes.ts), which says the same to every front door.
+export const sinceArgument = z
+  .string({ error: 'since must be a string: "last", or a snapshot_id an earlier fetch result named' })
+  .max(100, { error: 'since must be "last" or a snapshot_id (snap_…)' })
+  .optional()
+  .describe(
+    'Return only what changed since an earlier read of this page: "last" (the last read of this URL with the same ' +
+      'selector and section) or a snapshot_id from an earlier result. Gives a unified diff of the Markdown, or one ' +
+      'line when nothing changed; the first read returns the page and its snapshot_id. Reads the page now unless ' +
+      'max_age is given.',
+  );

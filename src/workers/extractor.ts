@@ -5,6 +5,7 @@ import type { Config } from '../config.js';
 import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { QueryAnswer } from '../extract/rank-passages.js';
 import type { PdfPageImage } from '../formats/pdf-page-image.js';
+import type { PageDiff } from '../extract/page-diff.js';
 import { createWorkerPool } from './pool.js';
 import type {
   HtmlBody,
@@ -35,6 +36,8 @@ export interface Extractor {
   readTwin(input: TwinBodyInput): Promise<string | undefined>;
   /** The passages of a page's Markdown that best answer `query`, ranked (src/extract/rank-passages.ts). */
   answerQuery(markdown: string, query: string): Promise<QueryAnswer>;
+  /** What changed between two reads of a page's Markdown, as a bounded unified diff (src/extract/page-diff.ts). */
+  diffMarkdown(before: string, after: string): Promise<PageDiff>;
   /** A body decoded by its charset (src/fetch/decode.ts), as the server sent it: the engine's own files (llms.txt). */
   decode(bytes: Uint8Array, contentType: string | undefined): Promise<string>;
   /** A sitemap's URLs: its text, or a gzipped one's bytes unpacked (src/crawl/sitemap.ts). */
@@ -76,6 +79,7 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
     readHtmlWork: (input) => pool.run<HtmlWork>('readHtmlWork', input, config.extractTimeoutMs),
     readTwin: (input) => pool.run<string | undefined>('readTwin', input, linearLimitMs),
     answerQuery: (markdown, query) => pool.run<QueryAnswer>('answerQuery', { markdown, query }, linearLimitMs),
+    diffMarkdown: (before, after) => pool.run<PageDiff>('diffMarkdown', { before, after }, linearLimitMs),
     decode: (bytes, contentType) => pool.run<string>('decode', { bytes, contentType }, linearLimitMs),
     sitemap: (body) => pool.run<ParsedSitemap>('sitemap', { body }, linearLimitMs),
     warm: () => pool.warm(),

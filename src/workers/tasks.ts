@@ -13,6 +13,9 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   // Loaded with the first query, not with every worker (MiniSearch is the only module it brings).
   answerQuery: async (input: { markdown: string; query: string }) =>
     (await import('../extract/rank-passages.js')).rankPassages(input.markdown, input.query),
+  // fetch `since` (issue 28 item 4): what changed in a page's Markdown; jsdiff loaded with the first such call.
+  diffMarkdown: async (input: { before: string; after: string }) =>
+    (await import('../extract/page-diff.js')).diffMarkdown(input.before, input.after),
   // The engine's own files for machines (llms.txt, robots.txt under RESPECT_ROBOTS=always), decoded as sent.
   decode: (input: { bytes: Uint8Array; contentType: string | undefined }) =>
     decodeBody(input.bytes, input.contentType).text,

@@ -5,7 +5,7 @@ import type { ServerResponse } from 'node:http';
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTokensAsync } from '../../src/tokens.js';
-import { startFixtureServer, type FixtureServer } from '../fixture-server.js';
+import { closedPort, startFixtureServer, type FixtureServer } from '../fixture-server.js';
 import { addSearchProviders } from '../search-providers.js';
 import { expectSpaced } from '../spacing.js';
 import { connectStdio, type StdioSession } from './stdio-client.js';
@@ -67,7 +67,15 @@ afterAll(async () => {
 const structured = (result: CallToolResult) =>
   result.structuredContent as {
     status: string;
-    pages: Array<Record<string, unknown> & { status: string; url: string; tokens: number; content: string }>;
+    pages: Array<
+      Record<string, unknown> & {
+        status: string;
+        url: string;
+        error?: { code: string };
+        tokens: number;
+        content: string;
+      }
+    >;
     unfinished: string[];
     cut_pages: number;
     budget_tokens?: number;
@@ -176,6 +184,27 @@ describe('read_many', () => {
     await expect.poll(() => droppedStalled - before, { timeout: 30_000 }).toBe(1);
     const next = await session.call('read_many', { urls: [hosts[1]!.url('/page/after-cancel')] });
     expect(structured(next).pages[0]).toMatchObject({ status: 'ok' });
+  });
+
+  it('a call whose every page failed is an error (isError), each page naming its failure', async () => {
+    const refused = `http://127.0.0.1:${await closedPort()}/gone`; // a port ALLOW_PRIVATE_HOSTS does not name
+    const result = await session.call('read_many', { urls: [refused, hosts[0]!.url('/missing/page')] });
+    expect(result.isError).toBe(true);
+    const data = structured(result);
+    expect(data.pages.map((p) => p.status)).toEqual(['error', 'error']);
+    expect(data.pages.map((p) => p.error?.code)).toEqual(['PRIVATE_ADDRESS', 'HTTP_STATUS']);
+    const mixed = await session.call('read_many', { urls: [refused, hosts[0]!.url('/page/fine')] });
+    expect(mixed.isError).toBeFalsy();
+  });
+
+  it('a max_tokens too small for the pages says so and what would do, rather than returning bare headers', async () => {
+    const urls = [0, 1, 2].map((h) => hosts[h]!.url('/page/starved'));
+    const result = await session.call('read_many', { urls, max_tokens: 120 });
+    expect(result.text).toMatch(/max_tokens 120 is too small for 3 pages: their headers and notes take \d+ tokens/);
+    const enough = Number(/max_tokens of at least (\d+)/.exec(result.text)?.[1]);
+    const fed = await session.call('read_many', { urls, max_tokens: enough });
+    expect(fed.text).not.toMatch(/is too small/);
+    expect(structured(fed).pages.every((p) => p.content.includes('explains one thing at length'))).toBe(true);
   });
 
   it('refuses 21 URLs and a non-URL, naming them', async () => {
