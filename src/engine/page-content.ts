@@ -84,6 +84,24 @@ export interface PageChanges {
   readonly diff?: PageDiff;
 }
 
+/** An Office or e-book document: its format and media type, our reader, its metadata, its parts and cuts. */
+export interface DocumentFacts {
+  /** docx, xlsx, pptx, odt, ods, odp, epub or rtf; absent when the package named no part we read. */
+  readonly format?: string;
+  /** The format's media type, whatever the server said. */
+  readonly mediaType?: string;
+  /** Which of our readers read it (src/formats/document.ts READERS). */
+  readonly reader?: string;
+  readonly author?: string;
+  readonly created?: string;
+  readonly modified?: string;
+  readonly slides?: number;
+  readonly sheets?: number;
+  readonly chapters?: number;
+  /** Sheets cut at the row or column cap (src/formats/sheets.ts), with the rows shown and the rows there are. */
+  readonly cutSheets?: readonly { readonly sheet: string; readonly shownRows: number; readonly totalRows?: number }[];
+}
+
 /** The fields every page has whatever its kind: where it came from and how it was fetched. read-page.ts sets them. */
 export interface PageSource {
   readonly url: string;
@@ -124,6 +142,8 @@ export interface KindFields {
   readonly ocrPages?: number;
   /** A PDF whose OCR was cut at its deadline: the pages not read (the content says which). */
   readonly pagesNotRead?: number;
+  /** Office and e-book files only: what the document is, who read it, what it declares (read-document.ts). */
+  readonly document?: DocumentFacts;
   /** HTML whose declared text/markdown alternate was fetched and used instead of extraction. */
   readonly markdownTwinUrl?: string;
   /** Who named the twin: the page's `<link rel="alternate">` or the site's /llms.txt. */

@@ -1,6 +1,7 @@
 // Reading: a fetched snapshot → what a model reads. The kind is sniffed once and one reader per kind decides the
-// content (read-html.ts, read-pdf.ts, read-image.ts, read-text.ts, read-binary.ts); the fields every page has are set here, once
-// (page-content.ts). All decoding, extraction and rendering runs in the worker pool, off the event loop. Loading the
+// content (read-html.ts, read-pdf.ts, read-image.ts, read-document.ts, read-text.ts, read-binary.ts); the fields
+// every page has are set here, once (page-content.ts). All decoding, extraction and rendering runs in the worker pool,
+// off the event loop. Loading the
 // snapshot is load-page.ts's job.
 //
 // HTML may be read twice: statically, then — when the render policy says so (src/outcome.ts shouldRender) — from a
@@ -16,6 +17,7 @@ import type { Extractor } from '../workers/extractor.js';
 import type { LoadedPage, LoadPage } from './load-page.js';
 import { pageContent, type KindFields, type PageContent, type ReadOptions } from './page-content.js';
 import { readBinaryPage } from './read-binary.js';
+import { readDocumentPage } from './read-document.js';
 import { readHtmlPage } from './read-html.js';
 import type { LlmsTxtIndex } from './llms-txt-index.js';
 import { readImagePage } from './read-image.js';
@@ -84,6 +86,8 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
         return io.ocr ? readImagePage(page, io.ocr.ocr, io.ocr.config, options) : readBinaryPage(page);
       case 'binary':
         return readBinaryPage(page);
+      case 'document':
+        return readDocumentPage(page, extractor, options);
       default:
         return readTextPage(page, kind, extractor, options);
     }

@@ -10,7 +10,7 @@ import {
   numbersOf,
   type Stats,
 } from './block-stats.js';
-import { collapseWhitespace, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
+import { collapseWhitespace, isElement, keepChildren, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 
@@ -29,7 +29,7 @@ export function cleanContent(
 ): void {
   const normalizedTitle = normalizeText(title);
   const visit = (el: HtmlElement): void => {
-    el.children = el.children.filter((child) => {
+    keepChildren(el, (child) => {
       if (!isElement(child) || keep?.has(child)) return true;
       const name = child.name;
       // A sign-up box inside the content (a newsletter form, a subscription pitch) goes whatever else its class says

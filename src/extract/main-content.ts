@@ -21,7 +21,7 @@ import {
 import { cleanContent, trimTrailing } from './clean-content.js';
 import { chooseExtraction } from './compare.js';
 import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadingProse } from './gather.js';
-import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import { isElement, keepChildren, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { withSameClass } from './same-class.js';
 import { withStrongCandidates } from './union.js';
 import { describeNode, traceNote, traceRemoved, type ExtractTrace } from './trace.js';
@@ -88,7 +88,7 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
   // (`above-footer`, `page-header-and-content`): it stays.
   const mostOfPage = stripUnlikely ? proseLength(root) / 2 : 0;
   const visit = (parent: HtmlElement, insideTable: boolean): void => {
-    parent.children = parent.children.filter((child) => {
+    keepChildren(parent, (child) => {
       if (!isElement(child)) return child.type === 'text';
       if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) {
         if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate tag <${child.name}>`);

@@ -252,6 +252,24 @@ export function isElement(node: HtmlNode | HtmlDocument): node is HtmlElement {
   return node.type === 'tag' || node.type === 'script' || node.type === 'style';
 }
 
+/**
+ * Keeps the children of `parent` that `keep` accepts, asked in order, in place: its exact-length array stays and is
+ * shortened. `children = children.filter(…)` gave every element of the tree a new array with the spare room of one
+ * grown by push (17 slots for one child, some 190 bytes): 12 MB more for the 112,000 elements of a 9 MB page, besides
+ * the old arrays left as garbage (issue 23 item 8).
+ */
+export function keepChildren(parent: HtmlElement | HtmlDocument, keep: (child: HtmlNode) => boolean): void {
+  const children = parent.children;
+  let kept = 0;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (!keep(child)) continue;
+    if (kept !== i) children[kept] = child;
+    kept += 1;
+  }
+  if (kept !== children.length) children.length = kept;
+}
+
 /** Text with every run of whitespace made one space, trimmed; '' for nothing. */
 export function collapseWhitespace(text: string | null | undefined): string {
   return (text ?? '').replace(/\s+/g, ' ').trim();

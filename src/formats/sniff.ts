@@ -1,7 +1,21 @@
 // What kind of content a response really is. Magic bytes are trusted over the Content-Type header, and the
 // header over the URL's extension: servers label PDFs as text/html and HTML as text/plain, and an extension
 // says nothing at all about what a dynamic URL returns (SPEC "Content"; WHATWG MIME Sniffing §7).
-export type ContentKind = 'html' | 'markdown' | 'text' | 'json' | 'xml' | 'feed' | 'pdf' | 'binary' | 'image';
+import { isDocument } from './document-sniff.js';
+
+export type ContentKind =
+  | 'html'
+  | 'markdown'
+  | 'text'
+  | 'json'
+  | 'xml'
+  | 'feed'
+  | 'pdf'
+  | 'binary'
+  // Office and e-book files (issue 27): .docx .xlsx .pptx .odt .ods .odp .epub .rtf, by their bytes (document-sniff.ts).
+  | 'document'
+  // Pictures OCR reads (issue 27): png, jpeg, gif, tiff, webp, by their bytes (sniffImageType).
+  | 'image';
 
 const SIGNATURES: ReadonlyArray<readonly [string, readonly number[]]> = [
   ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
@@ -103,6 +117,7 @@ export function sniffImageType(body: Uint8Array): string | undefined {
 export function sniffContent(mediaType: string, body: Uint8Array, url: string): ContentKind {
   if (startsWith(body, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf'; // "%PDF-"
   if (sniffImageType(body)) return 'image';
+  if (isDocument(body)) return 'document'; // a ZIP's manifest or RTF's `{\rtf`, whatever the label
   if (sniffBinaryType(body, mediaType)) return 'binary';
   const head = headText(body);
   const type = mediaType.toLowerCase();

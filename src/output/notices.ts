@@ -4,7 +4,8 @@
 // this one cannot import it, so their sentences are named where they are made: the crawler's skip reasons and
 // argument errors in src/crawl/reasons.ts, map's notes in src/crawl/map-site.ts (MAP_NOTES), the engine's in
 // src/engine/read-html.ts (--explain), src/engine/render-step.ts and src/engine/read-page.ts (`query` with `raw`), a
-// missing section's in src/extract/section.ts.
+// missing section's in src/extract/section.ts, a PDF's and an Office or e-book document's status lines and a cut
+// sheet's note in src/formats/pdf.ts, src/formats/document.ts and src/formats/sheets.ts (sheetCutNote).
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
 import { isNothingToRead, type Outcome } from '../outcome.js';
@@ -99,6 +100,10 @@ export function noLinksReason(
         : 'the page was read, and it has no links';
     case 'feed':
       return 'the feed was read, and none of its entries has a link';
+    case 'document':
+      return sameSite
+        ? 'the document was read, and none of its links leads to another page of its site'
+        : 'the document was read, and it has no links';
     case 'binary':
       return `it is binary content (${type}), not a page with links`;
     default:

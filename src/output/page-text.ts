@@ -67,7 +67,9 @@ export const PAGE_RESULT_SHAPE = {
   final_url: z.string().describe('Where it led, after redirects'),
   http_status: z.number().int(),
   content_type: z.string().describe('The media type the server sent (or the bytes showed)'),
-  content_kind: z.string().describe('html, markdown, text, json, xml, feed, pdf, image or binary'),
+  content_kind: z
+    .string()
+    .describe('html, markdown, text, json, xml, feed, pdf, document (Office, e-book), image or binary'),
   title: z.string().nullable(),
   truncated: z.boolean().describe('The text was cut; next_start_index continues it'),
   next_start_index: z.number().int().nullable(),
@@ -83,6 +85,24 @@ export const PAGE_RESULT_SHAPE = {
   ocr_languages: z.string().optional().describe('Read by OCR in these languages (eng, eng+deu)'),
   ocr_pages: z.number().int().optional().describe("A PDF's pages read by OCR"),
   pages_not_read: z.number().int().optional().describe("A PDF's pages OCR did not reach within its time limit"),
+  document: z
+    .object({
+      format: z.string().optional().describe('docx, xlsx, pptx, odt, ods, odp, epub or rtf'),
+      media_type: z.string().optional().describe("The format's media type, whatever the server sent"),
+      reader: z.string().optional().describe('Which reader read it'),
+      author: z.string().optional(),
+      created: z.string().optional(),
+      modified: z.string().optional(),
+      slides: z.number().int().optional(),
+      sheets: z.number().int().optional(),
+      chapters: z.number().int().optional(),
+      cut_sheets: z
+        .array(z.object({ sheet: z.string(), shown_rows: z.number().int(), total_rows: z.number().int().optional() }))
+        .optional()
+        .describe('Sheets cut by rows'),
+    })
+    .optional()
+    .describe('An Office or e-book file: its format, the reader, what it declares'),
   markdown_twin: z.string().optional().describe("The page's Markdown version, read in its place"),
   selector_matched: z.number().int().optional().describe('Elements the selector matched'),
   section: z.object({ number: z.number().int(), text: z.string() }).optional(),
@@ -137,12 +157,29 @@ export function structuredPage(
     ...(page.ocrLanguages !== undefined && { ocr_languages: page.ocrLanguages }),
     ...(page.ocrPages !== undefined && { ocr_pages: page.ocrPages }),
     ...(page.pagesNotRead !== undefined && { pages_not_read: page.pagesNotRead }),
+    ...(page.document && { document: structuredDocument(page.document) }),
     ...(page.markdownTwinUrl !== undefined && { markdown_twin: page.markdownTwinUrl }),
     ...(page.selectorMatched !== undefined && { selector_matched: page.selectorMatched }),
     ...(page.section?.found && { section: { number: page.section.number, text: page.section.text } }),
     ...(page.markdownSource !== undefined && { markdown_source: page.markdownSource }),
     ...(page.answer && { query: structuredAnswer(page.answer) }),
     ...(page.changes && { changes: structuredChanges(page) }),
+  };
+}
+
+/** An Office or e-book file's facts in the structured result, in its snake_case. */
+export function structuredDocument(document: NonNullable<PageContent['document']>): Record<string, unknown> {
+  const { mediaType, cutSheets, ...rest } = document;
+  return {
+    ...rest,
+    ...(mediaType !== undefined && { media_type: mediaType }),
+    ...(cutSheets && {
+      cut_sheets: cutSheets.map((cut) => ({
+        sheet: cut.sheet,
+        shown_rows: cut.shownRows,
+        ...(cut.totalRows !== undefined && { total_rows: cut.totalRows }),
+      })),
+    }),
   };
 }
 

@@ -48,7 +48,7 @@ function readUrlStatus(page: PageContent, truncated: boolean): string {
 }
 
 function linksSection(page: PageContent): string {
-  if (page.kind !== 'html' || !page.linkList) return '';
+  if ((page.kind !== 'html' && page.kind !== 'document') || !page.linkList) return '';
   const unique = uniqueLinks(page.linkList.links.filter((link) => isWebUrl(link.url)));
   if (unique.length === 0) return '';
   return `## Links\n\n${unique.map((link) => `- ${markdownLink(link.text, link.url)}`).join('\n')}`;

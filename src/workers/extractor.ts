@@ -8,6 +8,8 @@ import type { PdfPageImage } from '../formats/pdf-page-image.js';
 import type { PageDiff } from '../extract/page-diff.js';
 import { createWorkerPool } from './pool.js';
 import type {
+  DocumentBody,
+  DocumentBodyInput,
   HtmlBody,
   HtmlBodyInput,
   HtmlWork,
@@ -26,6 +28,11 @@ export interface Extractor {
   readPdf(bytes: Uint8Array): Promise<PdfBody>;
   /** A scanned PDF page's largest image as Netpbm bytes for OCR, never decoded past `maxPixels`. */
   pdfPageImage(bytes: Uint8Array, page: number, maxPixels: number): Promise<PdfPageImage>;
+  /**
+   * An Office or e-book document as Markdown, clean (src/formats/document.ts); many pages of work like a PDF, so it
+   * gets the same PDF_TIMEOUT_FACTOR times the page limit; its links, and with `scrape` web_scraper's document.
+   */
+  readDocument(input: DocumentBodyInput): Promise<DocumentBody>;
   /** A text body that is not HTML, decoded, rendered and clean (src/workers/read-body.ts); a feed's links too. */
   readText(input: TextBodyInput): Promise<TextBody>;
   /** An HTML body decoded, with its clean copy, title and Markdown twin (the fallback when readHtmlWork fails). */
@@ -74,6 +81,8 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
     readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
     pdfPageImage: (bytes, page, maxPixels) =>
       pool.run<PdfPageImage>('pdfPageImage', { bytes, page, maxPixels }, linearLimitMs),
+    readDocument: (input) =>
+      pool.run<DocumentBody>('readDocument', input, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
     readText: (input) => pool.run<TextBody>('readText', input, linearLimitMs),
     readHtml: (input) => pool.run<HtmlBody>('readHtml', input, linearLimitMs),
     readHtmlWork: (input) => pool.run<HtmlWork>('readHtmlWork', input, config.extractTimeoutMs),

@@ -7,6 +7,9 @@ import { looksScriptBuilt, outcomeOfHtml } from '../outcome.js';
 import { parseFeed, renderFeed } from '../formats/feed.js';
 import { htmlTitle } from '../formats/html-title.js';
 import { readPdfText, renderPdf, type RenderedPdf } from '../formats/pdf.js';
+import type { RenderedDocument } from '../formats/document.js';
+import type { DocumentMetadata } from '../formats/document-xml.js';
+import type { SheetCut } from '../formats/sheets.js';
 import { findMarkdownTwin, markdownTwinNotice, type MarkdownSource } from '../formats/markdown-twin.js';
 import { renderNonHtml } from '../formats/render-non-html.js';
 import type { ContentKind } from '../formats/sniff.js';
@@ -304,5 +307,55 @@ export async function readPdfBody(input: { readonly bytes: Uint8Array }): Promis
     pageCount: pdf.pageCount,
     ...((pdf.problem === undefined || pdf.problem === 'no_text') &&
       pdf.pages.includes('') && { pages: pdf.pages.map((text) => cleanText(text)) }),
+  };
+}
+
+export interface DocumentBody extends RenderedDocument {
+  /** The document's title (its metadata's, else none), clean. */
+  readonly title?: string;
+  readonly format: string | undefined;
+  /** Author and dates as the document declares them, clean. */
+  readonly metadata: DocumentMetadata;
+  readonly parts?: { readonly slides?: number; readonly sheets?: number; readonly chapters?: number };
+  readonly cuts: readonly SheetCut[];
+  /** Its links in order, and their unique targets (src/formats/document-links.ts). */
+  readonly linkList: ExtractedLinks;
+  readonly links: LinkTargets;
+  /** With `scrape`: web_scraper's document of it. */
+  readonly scraped?: ScrapedHtml;
+}
+
+export interface DocumentBodyInput {
+  readonly bytes: Uint8Array;
+  /** What relative links resolve against, and the page web_scraper's references are external to. */
+  readonly baseUrl: string;
+  readonly scrape?: boolean;
+}
+
+/**
+ * An Office or e-book document as Markdown, clean; or why it has none (src/formats/document.ts). Its readers load
+ * with the first document, not with every worker.
+ */
+export async function readDocumentBody(input: DocumentBodyInput): Promise<DocumentBody> {
+  const [{ readDocument, renderDocument }, { documentLinks, documentScrape }] = await Promise.all([
+    import('../formats/document.js'),
+    import('../formats/document-links.js'),
+  ]);
+  const document = readDocument(input.bytes, input.baseUrl);
+  const rendered = renderDocument(document, input.bytes.byteLength);
+  const metadata = cleanStrings(document.metadata);
+  const content = cleanText(rendered.content);
+  const { title, ...declared } = metadata;
+  const read = rendered.outcome === 'ok' ? content : '';
+  return {
+    ...rendered,
+    content,
+    ...(title === undefined ? {} : { title }),
+    format: document.format,
+    metadata: declared,
+    ...(document.parts && { parts: document.parts }),
+    cuts: document.cuts,
+    ...documentLinks(read),
+    ...(input.scrape && { scraped: documentScrape(read, input.baseUrl, metadata) }),
   };
 }

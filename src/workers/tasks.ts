@@ -1,7 +1,15 @@
 // The pure functions a worker may run, by name. Each takes structured-clonable input and returns the same.
 import { resourceLimits } from 'node:worker_threads';
 import { decodeBody } from '../fetch/decode.js';
-import { readHtmlBody, readHtmlWork, readPdfBody, readSitemapBody, readTextBody, readTwinBody } from './read-body.js';
+import {
+  readDocumentBody,
+  readHtmlBody,
+  readHtmlWork,
+  readPdfBody,
+  readSitemapBody,
+  readTextBody,
+  readTwinBody,
+} from './read-body.js';
 
 export const TASKS: Record<string, (input: never) => unknown> = {
   // readPage's steps (src/workers/read-body.ts): bytes in, clean text out, each page's bytes crossing once.
@@ -25,6 +33,8 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   // A scanned page's image for OCR (issue 27), one page a task so that one page's pixels are in memory at a time.
   pdfPageImage: async (input: { bytes: Uint8Array; page: number; maxPixels: number }) =>
     (await import('../formats/pdf-page-image.js')).readPdfPageImage(input.bytes, input.page, input.maxPixels),
+  // Office and e-book files (issue 27): unzipped and read under the caps of src/formats/zip.ts.
+  readDocument: readDocumentBody,
   // Tasks for tests of the pool itself: one never returns, so only the time limit can end it; one says the heap
   // limits its worker was started with.
   spin: () => {

@@ -70,6 +70,12 @@ export interface HttpServerHandle {
 
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+// How long an idle kept-alive connection stays open (announced as Keep-Alive: timeout=65). Longer than the 60 s a
+// balancer or an http.Agent holds its idle upstream connections (nginx's upstream keepalive_timeout, AWS ALB), so
+// the client, not the replica, closes them: Node's default (5 s announced, closed after 6) raced the next request
+// written on the connection, which ended in a reset (issue 23 item 9). headersTimeout needs no margin over it: Node
+// (≥ 18) counts it from a request's first byte, not from the idle time before it.
+export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 // Retry-After (RFC 9110 §10.2.3) on a 503: connections free up in moments.
 const RETRY_CONNECTION_SECONDS = 1;
 
@@ -213,6 +219,7 @@ export async function startHttpServer(
       // Node checks headersTimeout and requestTimeout only on this interval (default 30 s), so a 10 s header
       // limit fired after up to 40 s. Checking at a tenth of the limit (at most every second) keeps it honest.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 10))),
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     },
     async (req, res) => {
       // Answered past twice the connection cap before its request arrived (below): nothing more to say.
