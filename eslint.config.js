@@ -10,7 +10,7 @@ import tseslint from 'typescript-eslint';
 export const LAYERS = [
   ['errors', 'version', 'clean-text', 'quote', 'log', 'link-target', 'tokens', 'outcome', 'config', 'metrics'],
   // extract/ first: pure, it imports neither the network edge nor the browser.
-  ['extract', 'fetch', 'browser'],
+  ['extract', 'fetch', 'browser', 'ocr'],
   ['formats', 'crawl', 'shared-state'],
   ['workers'],
   ['engine'],

@@ -6,8 +6,9 @@ export default defineConfig({
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     // Builds dist/ when a source is newer: MCP, CLI and worker-pool tests run the built code.
     // And says once when the rendering tests skip for want of Chromium (test/browser-available.ts).
-    // And once when the Redis tests skip for want of redis-server (test/redis-server.ts).
-    globalSetup: ['test/build-if-stale.ts', 'test/browser-notice.ts', 'test/redis-notice.ts'],
+    // And once when the Redis tests skip for want of redis-server (test/redis-server.ts), and the OCR tests for want
+    // of tesseract (test/ocr-available.ts).
+    globalSetup: ['test/build-if-stale.ts', 'test/browser-notice.ts', 'test/redis-notice.ts', 'test/ocr-notice.ts'],
     // A green suite on a busy machine (issue 23 item 10). Tests assert order, counts and events, not wall-clock
     // bounds; what is left to the clock is these limits, which only end a test that is stuck.
     // - Each file in a process of its own (test/http/http-harness.ts reads its main thread's CPU time from /proc),

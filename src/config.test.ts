@@ -48,3 +48,17 @@ describe('search providers', () => {
     expect(() => resolveConfig({ [name]: 'ftp://searxng.local/' })).toThrow(name);
   });
 });
+
+describe('OCR', () => {
+  it('eng by default; OCR_LANGUAGES joined by + (commas accepted), TESSERACT_PATH taken as is', () => {
+    expect(resolveConfig({})).toMatchObject({ ocrLanguages: 'eng', tesseractPath: undefined, ocrConcurrency: 2 });
+    const config = resolveConfig({ OCR_LANGUAGES: 'eng, deu+fra', TESSERACT_PATH: ' /opt/tesseract ' });
+    expect([config.ocrLanguages, config.tesseractPath]).toEqual(['eng+deu+fra', '/opt/tesseract']);
+  });
+
+  it.each(['eng --tessdata-dir /tmp', '../../etc/x', '-l'])('OCR_LANGUAGES %j is refused naming it', (value) => {
+    expect(() => resolveConfig({ OCR_LANGUAGES: value })).toThrow(
+      "OCR_LANGUAGES must be tesseract language names joined by '+'",
+    );
+  });
+});

@@ -38,6 +38,12 @@ export interface Config {
   readonly chromiumPath: string | undefined; // CHROMIUM_PATH: when set, the only browser used
   readonly renderMaxBytes: number; // RENDER_MAX_SIZE, all bytes one render may download (default 4 × MAX_RESPONSE_SIZE)
   readonly renderMaxMemoryMb: number; // RENDER_MAX_MEMORY, MB of script heap each page's renderer may use
+  // Text in pictures with Debian's tesseract (src/ocr/)
+  readonly tesseractPath: string | undefined; // TESSERACT_PATH: when set, the only tesseract used
+  readonly ocrLanguages: string; // OCR_LANGUAGES, tesseract's -l ("eng", "eng+deu"; commas accepted)
+  readonly ocrTimeoutMs: number; // OCR_TIMEOUT, one read's OCR deadline (a tool's timeout may cut it)
+  readonly ocrConcurrency: number; // OCR_CONCURRENCY, tesseract processes at once (one core each)
+  readonly ocrMaxPixels: number; // OCR_MAX_PIXELS, the largest image (width × height) OCR decodes
   // `serve --http` (src/transports/http/)
   readonly httpHost: string; // WEB_READER_HOST, --host
   readonly httpPort: number; // WEB_READER_PORT, --port (0 = any free port)
@@ -121,6 +127,26 @@ function oneOf<T extends string>(env: Env, name: string, fallback: T, allowed: r
     throw new InvalidArgumentError(name, `${name} must be one of ${allowed.join(', ')}, got '${env[name]}'.`);
   }
   return raw as T;
+}
+
+// A traineddata name (tesseract --list-langs): letters, digits, '_', and a script's '/' is not taken.
+const LANGUAGE = /^[A-Za-z][A-Za-z0-9_]{0,31}$/;
+
+/** OCR_LANGUAGES as tesseract's `-l` takes them: names joined by '+' (commas accepted), each checked. */
+function ocrLanguages(raw: string | undefined): string {
+  const names = (raw ?? '')
+    .split(/[+,]/)
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 0) return 'eng';
+  const bad = names.find((name) => !LANGUAGE.test(name));
+  if (bad !== undefined) {
+    throw new InvalidArgumentError(
+      'OCR_LANGUAGES',
+      `OCR_LANGUAGES must be tesseract language names joined by '+' (e.g. eng+deu), got '${raw}'.`,
+    );
+  }
+  return names.join('+');
 }
 
 function commaList(raw: string | undefined): string[] {
@@ -211,6 +237,12 @@ export function resolveConfig(env: Env = {}, flags: ConfigFlags = {}): Config {
     // A rendered page fetches its scripts, styles, data and images besides the document: four documents' worth.
     renderMaxBytes: integer(env, 'RENDER_MAX_SIZE', 4 * maxResponseBytes, 1),
     renderMaxMemoryMb: integer(env, 'RENDER_MAX_MEMORY', 512, 16),
+    tesseractPath: env.TESSERACT_PATH?.trim() || undefined,
+    ocrLanguages: ocrLanguages(env.OCR_LANGUAGES),
+    ocrTimeoutMs: integer(env, 'OCR_TIMEOUT', 30000, 1),
+    ocrConcurrency: integer(env, 'OCR_CONCURRENCY', 2, 1),
+    // A page scanned at 600 dpi is about 35 million pixels; an image past this is a decompression bomb, not a page.
+    ocrMaxPixels: integer(env, 'OCR_MAX_PIXELS', 50_000_000, 1),
     httpHost: env.WEB_READER_HOST?.trim() || '127.0.0.1',
     httpPort: integer(env, 'WEB_READER_PORT', 3000, CONFIG_BOUNDS.httpPort),
     httpToken: env.WEB_READER_TOKEN?.trim() || undefined,

@@ -4,19 +4,29 @@
 import { FetchError, HttpStatusError, SecurityError } from './errors.js';
 
 /** What the agent learns about the outcome of a read. */
-export type Outcome = 'ok' | 'empty' | 'needs_js' | 'blocked' | 'robots_denied' | 'not_html' | 'too_large' | 'error';
+export type Outcome =
+  'ok' | 'empty' | 'needs_js' | 'needs_ocr' | 'blocked' | 'robots_denied' | 'not_html' | 'too_large' | 'error';
 
 /** Every outcome, in the order SPEC lists them (for output schemas). */
 export const OUTCOMES = [
   'ok',
   'empty',
   'needs_js',
+  'needs_ocr',
   'blocked',
   'robots_denied',
   'not_html',
   'too_large',
   'error',
 ] as const satisfies readonly Outcome[];
+
+/**
+ * Read, with nothing for a reader: the text tools show the status line (src/output/page-text.ts statusLine) in its
+ * place, and the CLI exits with its "nothing to read" code.
+ */
+export function isNothingToRead(outcome: Outcome): boolean {
+  return outcome === 'empty' || outcome === 'needs_js' || outcome === 'needs_ocr';
+}
 
 /** The outcome of a read that failed with `error`. */
 export function outcomeOfError(error: unknown): Outcome {
@@ -46,7 +56,8 @@ const MIN_READABLE_CHARS = 40;
  * Other kinds, decided by their reader (src/engine/read-*.ts), the same in every tool: content that cannot be read
  * as text (binary) is `not_html`; readable non-HTML — JSON, XML, a feed, Markdown, plain text, a PDF with a text
  * layer — is `ok` (`empty` when it holds nothing), and the tool's own sentence says what it is (web_scraper's
- * "Non-HTML content type", links' "is JSON, not a page with links").
+ * "Non-HTML content type", links' "is JSON, not a page with links"). An image, or a PDF with no text layer, is read
+ * by OCR (src/engine/read-image.ts, read-pdf.ts); without tesseract installed it is `needs_ocr`.
  */
 export function outcomeOfHtml(html: string, readableChars: number): 'empty' | 'needs_js' | undefined {
   if (readableChars >= MIN_READABLE_CHARS) return undefined;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { useFixtureServer } from './use-fixture-server.js';
 import { addContentRoutes, longPdfLine } from './fixtures/content/routes.js';
 import { runCli, type CliRun } from './run-cli.js';
+import { TEST_TESSERACT_PATH } from './ocr-available.js';
 
 function read(path: string, flags: string[] = [], env: Record<string, string> = {}): Promise<CliRun> {
   return runCli(
@@ -21,7 +22,9 @@ describe('web-reader read, by content type', () => {
     ['a multi-page PDF', '/report.pdf', 0, /^## Page 1\n\nAnnual Report 2025\n[^]*## Page 3\n\nPage three: the delta/m],
     ['a PDF served as application/octet-stream', '/report-octet', 0, /## Page 2\n\nPage two: flows rose/],
     ['an encrypted PDF', '/encrypted.pdf', 3, /^Status: empty — \S+ is an encrypted PDF .* needs a password/],
-    ['an image-only PDF', '/scanned.pdf', 3, /^Status: empty — \S+ is a PDF of 3 pages .*needs OCR/],
+    TEST_TESSERACT_PATH
+      ? ['an image-only PDF', '/scanned.pdf', 3, /^Status: empty — \S+ is a PDF of 3 pages .*OCR found no text/]
+      : ['an image-only PDF', '/scanned.pdf', 3, /^Status: needs_ocr — \S+ holds its text only in pictures/],
     [
       'an RSS feed',
       '/feed.rss',
@@ -33,7 +36,9 @@ describe('web-reader read, by content type', () => {
     ['a page with a Markdown twin', '/guide', 0, /text\/markdown alternate\.\)\n\n# Guide \(from the twin\)/],
     ['JSON', '/data', 0, /^ {2}"river": "Delta",$/m],
     ['other XML', '/config.xml', 0, /^```xml\n<\?xml version="1\.0"\?>/m],
-    ['a PNG served as text/html', '/png-as-html', 0, /^Binary content \(image\/png, served as text\/html, 70 bytes\)/m],
+    TEST_TESSERACT_PATH
+      ? ['a PNG served as text/html', '/png-as-html', 3, /^Status: empty — \S+ returned no readable content/]
+      : ['a PNG served as text/html', '/png-as-html', 3, /^Status: needs_ocr — \S+ holds its text only in pictures/],
     ['octet-stream with NUL bytes', '/nul-octet', 0, /^Binary content \(application\/octet-stream, 7 bytes\)/m],
     ['a 1 MB binary', '/big.bin', 0, /^Binary content \(application\/octet-stream, 1\.0 MB\) was not returned/m],
   ])('%s', async (_name, path, code, stdout) => {

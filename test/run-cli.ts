@@ -2,6 +2,7 @@
 // test gives, its stdout, stderr and exit code. `npm run build` first (npm test does).
 import { execFile } from 'node:child_process';
 import { CLI_PATH } from './mcp/stdio-client.js';
+import { testTesseract } from './mcp/stdio-client.js';
 
 export interface CliRun {
   readonly code: number;
@@ -28,7 +29,11 @@ export function runCli(
     execFile(
       process.execPath,
       [CLI_PATH, ...args],
-      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: timeoutMs, maxBuffer: maxBufferBytes },
+      {
+        env: { PATH: process.env.PATH ?? '', ...testTesseract(), ...env },
+        timeout: timeoutMs,
+        maxBuffer: maxBufferBytes,
+      },
       // A process killed (the time-out, too much output) has no exit code: it counts as 1, and stderr says so.
       (error, stdout, stderr) => {
         const killed = error?.killed ? `\n[run-cli: killed with ${error.signal ?? 'a signal'}: ${error.message}]` : '';

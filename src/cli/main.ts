@@ -18,6 +18,7 @@ import { runTool } from '../tools/run-tool.js';
 import type { ToolOutput } from '../tools/types.js';
 import { serveStdio } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
+import { isNothingToRead, type Outcome } from '../outcome.js';
 import {
   commandIn,
   configFlags,
@@ -81,7 +82,7 @@ function exitCodeOf(output: ToolOutput): number {
     // A URL of another scheme (ftp:, file:) is the caller's mistake too, not a page that failed.
     return code === 'INVALID_ARGUMENT' || code === 'UNSUPPORTED_PROTOCOL' ? EXIT.USAGE : EXIT.FAILED;
   }
-  if (output.structured.status === 'empty' || output.structured.status === 'needs_js') return EXIT.NOTHING_TO_READ;
+  if (isNothingToRead(output.structured.status as Outcome)) return EXIT.NOTHING_TO_READ;
   // Several pages (read with several URLs), none of which could be read.
   if (output.structured.status === 'error') return EXIT.FAILED;
   if (output.structured.selector_matched === 0) return EXIT.NOTHING_TO_READ;

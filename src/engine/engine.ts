@@ -15,6 +15,7 @@ import type { PageContent, ReadOptions } from './page-content.js';
 import { createPageReader } from './read-page.js';
 import { browserPageRenderer, cachedRenderer, type PageRenderer } from './render-step.js';
 import { createExtractor, type Extractor } from '../workers/extractor.js';
+import { createOcr, type Ocr } from '../ocr/ocr.js';
 import type { LlmsTxt } from '../formats/llms-txt.js';
 import { createLlmsTxtIndex } from './llms-txt-index.js';
 import { siteFileTtlMs } from '../fetch/robots-gate.js';
@@ -24,6 +25,8 @@ export interface EngineIO {
   /** The browser that renders JavaScript pages (src/browser/); none, and `auto` reads statically. */
   readonly renderer?: PageRenderer;
   readonly extractor?: Extractor;
+  /** Text in pictures (src/ocr/); by default tesseract as configured (TESSERACT_PATH, OCR_LANGUAGES). */
+  readonly ocr?: Ocr;
   readonly cache?: PageCache;
   readonly queue?: RequestQueue;
   /**
@@ -86,6 +89,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     ttlMs: siteFileTtlMs(config.cacheTtlSeconds),
     fetchTimeoutMs: config.fetchTimeoutMs,
   });
+  const ocr = { ocr: io.ocr ?? createOcr(config), config };
   const readPage = createPageReader({
     extractor,
     loadPage,
@@ -93,6 +97,7 @@ export function createEngine(config: Config, io: EngineIO = {}): Engine {
     renderPolicy: config.renderJs,
     llmsTxt,
     snapshots: shared.snapshots,
+    ocr,
   });
   return {
     config,

@@ -134,6 +134,14 @@ export interface KindFields {
   readonly hiddenBlocksDropped?: number;
   /** PDF only: the number of pages in the document. */
   readonly pageCount?: number;
+  /** Who read the text when it was not the kind's usual reader: `ocr` for an image or a scanned PDF (issue 27). */
+  readonly reader?: string;
+  /** Read by OCR: the languages it was read in (OCR_LANGUAGES, "eng+deu"). */
+  readonly ocrLanguages?: string;
+  /** A PDF read partly by OCR: how many pages were. */
+  readonly ocrPages?: number;
+  /** A PDF whose OCR was cut at its deadline: the pages not read (the content says which). */
+  readonly pagesNotRead?: number;
   /** Office and e-book files only: what the document is, who read it, what it declares (read-document.ts). */
   readonly document?: DocumentFacts;
   /** HTML whose declared text/markdown alternate was fetched and used instead of extraction. */

@@ -39,7 +39,7 @@ describe('readPage: one reader per kind, the common fields in one place', () => 
   it.each([
     ['https://example.test/page', 'html', 'text/html'],
     ['https://example.test/data.json', 'json', 'application/json'],
-    ['https://example.test/logo.png', 'binary', 'image/png'],
+    ['https://example.test/logo.png', 'image', 'image/png'],
   ])('%s is read as %s with the fields every page has', async (url, kind, mediaType) => {
     const page = await engine.readPage(url);
     expect(page).toMatchObject({ url, finalUrl: url, httpStatus: 200, mediaType, kind, fromCache: false });

@@ -1,6 +1,7 @@
 // Reading: a fetched snapshot → what a model reads. The kind is sniffed once and one reader per kind decides the
-// content (read-html.ts, read-pdf.ts, read-document.ts, read-text.ts, read-binary.ts); the fields every page has are
-// set here, once (page-content.ts). All decoding, extraction and rendering runs in the worker pool, off the event loop. Loading the
+// content (read-html.ts, read-pdf.ts, read-image.ts, read-document.ts, read-text.ts, read-binary.ts); the fields
+// every page has are set here, once (page-content.ts). All decoding, extraction and rendering runs in the worker pool,
+// off the event loop. Loading the
 // snapshot is load-page.ts's job.
 //
 // HTML may be read twice: statically, then — when the render policy says so (src/outcome.ts shouldRender) — from a
@@ -19,11 +20,13 @@ import { readBinaryPage } from './read-binary.js';
 import { readDocumentPage } from './read-document.js';
 import { readHtmlPage } from './read-html.js';
 import type { LlmsTxtIndex } from './llms-txt-index.js';
-import { readPdfPage } from './read-pdf.js';
+import { readImagePage } from './read-image.js';
+import { readPdfPage, type PdfOcrConfig } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
 import { attemptRender, type PageRenderer } from './render-step.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
+import type { Ocr } from '../ocr/ocr.js';
 import type { SnapshotStore } from '../shared-state/snapshot-store.js';
 import { assertSinceOptions, withChanges } from './page-changes.js';
 
@@ -63,6 +66,8 @@ export interface ReaderIO {
   readonly renderPolicy: RenderPolicy;
   /** Each origin's /llms.txt, for the Markdown twins it names (llms-txt-index.ts). */
   readonly llmsTxt?: LlmsTxtIndex;
+  /** Text in pictures (src/ocr/): images and the scanned pages of PDFs; without it they read as before. */
+  readonly ocr?: { readonly ocr: Ocr; readonly config: PdfOcrConfig };
   /** fetch `since` snapshots (page-changes.ts); without them `since` is not answered. */
   readonly snapshots?: SnapshotStore;
 }
@@ -76,7 +81,9 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
       case 'html':
         return readHtmlPage(page, options, extractor, loadPage, io.llmsTxt);
       case 'pdf':
-        return readPdfPage(page, extractor);
+        return readPdfPage(page, extractor, io.ocr?.ocr, io.ocr?.config, options);
+      case 'image':
+        return io.ocr ? readImagePage(page, io.ocr.ocr, io.ocr.config, options) : readBinaryPage(page);
       case 'binary':
         return readBinaryPage(page);
       case 'document':

@@ -165,8 +165,13 @@ export function renderPdf(pdf: PdfText, byteLength: number): RenderedPdf {
     const statusDetail = `is a PDF of ${pages} (${size}) with no text layer (scanned or image-only); it needs OCR to be read`;
     return { content: '', outcome: 'empty', statusDetail };
   }
-  const sections = pdf.pages.map(
+  return { content: pdfPagesMarkdown(pdf.pages), outcome: 'ok', statusDetail: undefined };
+}
+
+/** One `## Page N` section per page, in order; the OCR of scanned pages (src/engine/read-pdf.ts) fills in theirs. */
+export function pdfPagesMarkdown(pages: readonly string[]): string {
+  const sections = pages.map(
     (text, index) => `## Page ${index + 1}\n\n${text === '' ? '_(no text on this page)_' : text}`,
   );
-  return { content: sections.join('\n\n'), outcome: 'ok', statusDetail: undefined };
+  return sections.join('\n\n');
 }

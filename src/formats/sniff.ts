@@ -13,13 +13,17 @@ export type ContentKind =
   | 'pdf'
   | 'binary'
   // Office and e-book files (issue 27): .docx .xlsx .pptx .odt .ods .odp .epub .rtf, by their bytes (document-sniff.ts).
-  | 'document';
+  | 'document'
+  // Pictures OCR reads (issue 27): png, jpeg, gif, tiff, webp, by their bytes (sniffImageType).
+  | 'image';
 
 const SIGNATURES: ReadonlyArray<readonly [string, readonly number[]]> = [
   ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
   ['image/jpeg', [0xff, 0xd8, 0xff]],
   ['image/gif', [0x47, 0x49, 0x46, 0x38]],
   ['image/webp', [0x52, 0x49, 0x46, 0x46]], // RIFF container: WebP, WAV, AVI
+  ['image/tiff', [0x49, 0x49, 0x2a, 0x00]],
+  ['image/tiff', [0x4d, 0x4d, 0x00, 0x2a]],
   ['application/zip', [0x50, 0x4b, 0x03, 0x04]],
   ['application/gzip', [0x1f, 0x8b]],
   ['application/x-7z-compressed', [0x37, 0x7a, 0xbc, 0xaf]],
@@ -92,8 +96,27 @@ const FEED_START =
 const XHTML_ROOT = /<!doctype\s+html\b|<html\b[^>]*\bxmlns\s*=\s*["']http:\/\/www\.w3\.org\/1999\/xhtml/i;
 const PDF_MAGIC = '%PDF-';
 
+// Pictures OCR reads (issue 27): by their bytes only, whatever the server calls them (MIME Sniffing §6.1).
+const IMAGE_SIGNATURES: ReadonlyArray<readonly [string, readonly number[]]> = [
+  ['image/png', [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]],
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['image/gif', [0x47, 0x49, 0x46, 0x38]], // "GIF8": GIF87a and GIF89a
+  ['image/tiff', [0x49, 0x49, 0x2a, 0x00]], // "II*\0", little-endian TIFF
+  ['image/tiff', [0x4d, 0x4d, 0x00, 0x2a]], // "MM\0*", big-endian TIFF
+];
+
+/** The image type OCR can read that the bytes announce (png, jpeg, gif, tiff, webp), or undefined. */
+export function sniffImageType(body: Uint8Array): string | undefined {
+  for (const [type, signature] of IMAGE_SIGNATURES) if (startsWith(body, signature)) return type;
+  // WebP is a RIFF container whose form type is "WEBP" (RFC 9649 §2.4); WAV and AVI are RIFF too.
+  const isRiff = startsWith(body, [0x52, 0x49, 0x46, 0x46]);
+  if (isRiff && body.length >= 12 && String.fromCharCode(...body.subarray(8, 12)) === 'WEBP') return 'image/webp';
+  return undefined;
+}
+
 export function sniffContent(mediaType: string, body: Uint8Array, url: string): ContentKind {
   if (startsWith(body, [0x25, 0x50, 0x44, 0x46, 0x2d])) return 'pdf'; // "%PDF-"
+  if (sniffImageType(body)) return 'image';
   if (isDocument(body)) return 'document'; // a ZIP's manifest or RTF's `{\rtf`, whatever the label
   if (sniffBinaryType(body, mediaType)) return 'binary';
   const head = headText(body);

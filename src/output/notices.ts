@@ -8,7 +8,7 @@
 // sheet's note in src/formats/pdf.ts, src/formats/document.ts and src/formats/sheets.ts (sheetCutNote).
 import type { RenderSkipped } from '../engine/render-step.js';
 import type { ContentKind } from '../formats/sniff.js';
-import type { Outcome } from '../outcome.js';
+import { isNothingToRead, type Outcome } from '../outcome.js';
 import { quoteInput } from '../quote.js';
 
 // The command line's own sentences (its flags and commands), beside these: src/output/cli-notices.ts.
@@ -80,6 +80,7 @@ const KIND_NAMES: Partial<Record<ContentKind, string>> = {
   markdown: 'Markdown',
   text: 'plain text',
   pdf: 'a PDF document',
+  image: 'an image',
 };
 
 /**
@@ -90,7 +91,7 @@ export function noLinksReason(
   page: { readonly kind: ContentKind; readonly mediaType: string; readonly outcome: Outcome },
   sameSite = false,
 ): string | undefined {
-  if (page.outcome === 'empty' || page.outcome === 'needs_js') return undefined;
+  if (isNothingToRead(page.outcome)) return undefined;
   const type = page.mediaType || 'no content type';
   switch (page.kind) {
     case 'html':
@@ -162,6 +163,8 @@ export const scraperCapSentences = {
 export const OUTCOME_HELP: Partial<Record<Outcome, string>> = {
   empty: 'returned no readable content',
   needs_js: 'is a JavaScript application shell with no readable content in its HTML',
+  needs_ocr:
+    'holds its text only in pictures (an image, or a scanned PDF) and OCR is not installed here: install it with `apt-get install tesseract-ocr` (or set TESSERACT_PATH)',
 };
 export const OUTCOME_HELP_FALLBACK = 'returned nothing to read';
 

@@ -17,7 +17,7 @@ import {
   selectorMatchedNothing,
   withRenderNote,
 } from './notices.js';
-import { OUTCOMES, type Outcome } from '../outcome.js';
+import { isNothingToRead, OUTCOMES, type Outcome } from '../outcome.js';
 import { formatBytes } from '../formats/render-non-html.js';
 import { z } from 'zod';
 import { answerNote, answerPassages } from './answer-text.js';
@@ -67,7 +67,9 @@ export const PAGE_RESULT_SHAPE = {
   final_url: z.string().describe('Where it led, after redirects'),
   http_status: z.number().int(),
   content_type: z.string().describe('The media type the server sent (or the bytes showed)'),
-  content_kind: z.string().describe('html, markdown, text, json, xml, feed, pdf, document (Office, e-book) or binary'),
+  content_kind: z
+    .string()
+    .describe('html, markdown, text, json, xml, feed, pdf, document (Office, e-book), image or binary'),
   title: z.string().nullable(),
   truncated: z.boolean().describe('The text was cut; next_start_index continues it'),
   next_start_index: z.number().int().nullable(),
@@ -79,6 +81,10 @@ export const PAGE_RESULT_SHAPE = {
   hidden_blocks_dropped: z.number().int().optional(),
   fetched_at: z.string().describe('ISO 8601'),
   page_count: z.number().int().optional().describe("A PDF's pages"),
+  reader: z.string().optional().describe('Who read the text when not the usual reader: ocr (an image, a scanned PDF)'),
+  ocr_languages: z.string().optional().describe('Read by OCR in these languages (eng, eng+deu)'),
+  ocr_pages: z.number().int().optional().describe("A PDF's pages read by OCR"),
+  pages_not_read: z.number().int().optional().describe("A PDF's pages OCR did not reach within its time limit"),
   document: z
     .object({
       format: z.string().optional().describe('docx, xlsx, pptx, odt, ods, odp, epub or rtf'),
@@ -147,6 +153,10 @@ export function structuredPage(
     hidden_blocks_dropped: page.hiddenBlocksDropped,
     fetched_at: page.fetchedAt.toISOString(),
     ...(page.pageCount !== undefined && { page_count: page.pageCount }),
+    ...(page.reader !== undefined && { reader: page.reader }),
+    ...(page.ocrLanguages !== undefined && { ocr_languages: page.ocrLanguages }),
+    ...(page.ocrPages !== undefined && { ocr_pages: page.ocrPages }),
+    ...(page.pagesNotRead !== undefined && { pages_not_read: page.pagesNotRead }),
     ...(page.document && { document: structuredDocument(page.document) }),
     ...(page.markdownTwinUrl !== undefined && { markdown_twin: page.markdownTwinUrl }),
     ...(page.selectorMatched !== undefined && { selector_matched: page.selectorMatched }),
@@ -198,7 +208,7 @@ export async function renderPageText(
   /** `maxOutputTokens`: MAX_OUTPUT_TOKENS, the cap on the whole text (0: none). */
   options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number; selector?: string },
 ): Promise<RenderedPage> {
-  if (!options.raw && (page.outcome === 'empty' || page.outcome === 'needs_js')) {
+  if (!options.raw && isNothingToRead(page.outcome)) {
     return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
   }
   if (!options.raw && page.selectorMatched === 0) {

@@ -24,7 +24,7 @@ import {
 import { statusLine } from '../output/page-text.js';
 import { pageBody } from '../output/answer-text.js';
 import { frameTokens, sliceContent } from '../output/truncate.js';
-import { outcomeOfError } from '../outcome.js';
+import { isNothingToRead, outcomeOfError } from '../outcome.js';
 import { countTokensAsync, tokenBound } from '../tokens.js';
 
 export interface ManyEntry {
@@ -123,12 +123,11 @@ function describe(entry: ManyEntry, number: number, result: Settled | undefined,
     return { ...base, status: outcomeOfError(result.error), finished: true, error };
   }
   const { page } = result;
-  const content =
-    page.outcome === 'empty' || page.outcome === 'needs_js'
-      ? statusLine(page)
-      : page.selectorMatched === 0
-        ? selectorMatchedNothing(page.url, entry.options.selector)
-        : pageBody(page, 3);
+  const content = isNothingToRead(page.outcome)
+    ? statusLine(page)
+    : page.selectorMatched === 0
+      ? selectorMatchedNothing(page.url, entry.options.selector)
+      : pageBody(page, 3);
   return {
     ...base,
     status: page.outcome,

@@ -15,6 +15,7 @@ import {
 } from '../output/truncate.js';
 import { EXTRACTION_FAILED_NOTICE, sectionLine, selectorMatchedNothing } from '../output/notices.js';
 import { countTokensAsync } from '../tokens.js';
+import { isNothingToRead } from '../outcome.js';
 import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
@@ -79,7 +80,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
       ...reading,
     });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
-    if (page.outcome === 'empty' || page.outcome === 'needs_js') {
+    if (isNothingToRead(page.outcome)) {
       const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
       return { text: rendered.text, structured: structuredPage(page, rendered) };
     }

@@ -4,6 +4,7 @@ import { availableParallelism } from 'node:os';
 import type { Config } from '../config.js';
 import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { QueryAnswer } from '../extract/rank-passages.js';
+import type { PdfPageImage } from '../formats/pdf-page-image.js';
 import type { PageDiff } from '../extract/page-diff.js';
 import { createWorkerPool } from './pool.js';
 import type {
@@ -25,6 +26,8 @@ export interface Extractor {
    * the page limit.
    */
   readPdf(bytes: Uint8Array): Promise<PdfBody>;
+  /** A scanned PDF page's largest image as Netpbm bytes for OCR, never decoded past `maxPixels`. */
+  pdfPageImage(bytes: Uint8Array, page: number, maxPixels: number): Promise<PdfPageImage>;
   /**
    * An Office or e-book document as Markdown, clean (src/formats/document.ts); many pages of work like a PDF, so it
    * gets the same PDF_TIMEOUT_FACTOR times the page limit; its links, and with `scrape` web_scraper's document.
@@ -76,6 +79,8 @@ export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extract
   const linearLimitMs = Math.max(config.extractTimeoutMs, LINEAR_WORK_MIN_MS);
   return {
     readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
+    pdfPageImage: (bytes, page, maxPixels) =>
+      pool.run<PdfPageImage>('pdfPageImage', { bytes, page, maxPixels }, linearLimitMs),
     readDocument: (input) =>
       pool.run<DocumentBody>('readDocument', input, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),
     readText: (input) => pool.run<TextBody>('readText', input, linearLimitMs),

@@ -292,6 +292,8 @@ export interface PdfBody extends RenderedPdf {
   /** The document's title, clean. */
   readonly title?: string;
   readonly pageCount: number;
+  /** Each page's text ('' for a page with no text layer), only when some page has none: OCR reads those. */
+  readonly pages?: readonly string[];
 }
 
 /** A PDF's text as Markdown, page by page, clean; or the reason it has none (src/formats/pdf.ts). */
@@ -303,6 +305,8 @@ export async function readPdfBody(input: { readonly bytes: Uint8Array }): Promis
     content: cleanText(rendered.content),
     ...(pdf.title === undefined ? {} : { title: cleanText(pdf.title) }),
     pageCount: pdf.pageCount,
+    ...((pdf.problem === undefined || pdf.problem === 'no_text') &&
+      pdf.pages.includes('') && { pages: pdf.pages.map((text) => cleanText(text)) }),
   };
 }
 

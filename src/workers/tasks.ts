@@ -30,6 +30,9 @@ export const TASKS: Record<string, (input: never) => unknown> = {
   sitemap: readSitemapBody,
   // Async (PDF.js answers in promises); the worker awaits it. The bytes arrive as a copy, PDF.js may detach them.
   readPdf: readPdfBody,
+  // A scanned page's image for OCR (issue 27), one page a task so that one page's pixels are in memory at a time.
+  pdfPageImage: async (input: { bytes: Uint8Array; page: number; maxPixels: number }) =>
+    (await import('../formats/pdf-page-image.js')).readPdfPageImage(input.bytes, input.page, input.maxPixels),
   // Office and e-book files (issue 27): unzipped and read under the caps of src/formats/zip.ts.
   readDocument: readDocumentBody,
   // Tasks for tests of the pool itself: one never returns, so only the time limit can end it; one says the heap

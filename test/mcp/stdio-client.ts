@@ -12,11 +12,17 @@ export interface StdioSession {
   close(): Promise<void>;
 }
 
+/** TESSERACT_PATH of the test run, for the processes it starts (test/ocr-notice.ts finds tesseract the same way). */
+export function testTesseract(): Record<string, string> {
+  return process.env.TESSERACT_PATH ? { TESSERACT_PATH: process.env.TESSERACT_PATH } : {};
+}
+
 export async function connectStdio(args: string[], env: Record<string, string>): Promise<StdioSession> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [CLI_PATH, ...args],
-    env: { PATH: process.env.PATH ?? '', ...env },
+    // TESSERACT_PATH passes through, so a run with it set (to no executable) tests the product without OCR.
+    env: { PATH: process.env.PATH ?? '', ...testTesseract(), ...env },
     stderr: 'ignore',
   });
   const client = new Client({ name: 'web-reader-test', version: '0.0.0' });
