@@ -84,14 +84,12 @@ export interface PageChanges {
   readonly diff?: PageDiff;
 }
 
-/** An Office or e-book document: its format and media type, our reader, its metadata, its parts and cuts. */
+/** An Office or e-book document: its format and media type, its metadata, its parts and cuts (its reader: `reader`). */
 export interface DocumentFacts {
   /** docx, xlsx, pptx, odt, ods, odp, epub or rtf; absent when the package named no part we read. */
   readonly format?: string;
   /** The format's media type, whatever the server said. */
   readonly mediaType?: string;
-  /** Which of our readers read it (src/formats/document.ts READERS). */
-  readonly reader?: string;
   readonly author?: string;
   readonly created?: string;
   readonly modified?: string;
@@ -134,7 +132,10 @@ export interface KindFields {
   readonly hiddenBlocksDropped?: number;
   /** PDF only: the number of pages in the document. */
   readonly pageCount?: number;
-  /** Who read the text when it was not the kind's usual reader: `ocr` for an image or a scanned PDF (issue 27). */
+  /**
+   * Who read the text, for the kinds with more than one reader (issue 27): `ocr` for an image or a scanned PDF, and
+   * for an Office or e-book file which of ours (src/formats/document.ts READERS: ooxml-word, odf-sheets, epub-spine…).
+   */
   readonly reader?: string;
   /** Read by OCR: the languages it was read in (OCR_LANGUAGES, "eng+deu"). */
   readonly ocrLanguages?: string;

@@ -21,7 +21,6 @@ export async function readDocumentPage(
   const document: DocumentFacts = {
     ...(body.format !== undefined && { format: body.format }),
     ...(body.mediaType !== undefined && { mediaType: body.mediaType }),
-    ...(body.reader !== undefined && { reader: body.reader }),
     ...body.metadata,
     ...body.parts,
     ...(cutSheets.length > 0 && { cutSheets }),
@@ -32,6 +31,7 @@ export async function readDocumentPage(
     outcome: body.outcome,
     statusDetail: body.statusDetail,
     document,
+    ...(body.reader !== undefined && { reader: body.reader }),
     ...((options.want === 'links' || options.withLinkList) && { linkList: body.linkList }),
     ...(options.withLinks && { links: body.links }),
     ...(body.scraped && { scraped: body.scraped }),

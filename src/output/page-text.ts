@@ -81,7 +81,10 @@ export const PAGE_RESULT_SHAPE = {
   hidden_blocks_dropped: z.number().int().optional(),
   fetched_at: z.string().describe('ISO 8601'),
   page_count: z.number().int().optional().describe("A PDF's pages"),
-  reader: z.string().optional().describe('Who read the text when not the usual reader: ocr (an image, a scanned PDF)'),
+  reader: z
+    .string()
+    .optional()
+    .describe('Who read the text: ocr (an image, a scanned PDF), or the document reader (ooxml-word, odf-sheets, …)'),
   ocr_languages: z.string().optional().describe('Read by OCR in these languages (eng, eng+deu)'),
   ocr_pages: z.number().int().optional().describe("A PDF's pages read by OCR"),
   pages_not_read: z.number().int().optional().describe("A PDF's pages OCR did not reach within its time limit"),
@@ -89,7 +92,6 @@ export const PAGE_RESULT_SHAPE = {
     .object({
       format: z.string().optional().describe('docx, xlsx, pptx, odt, ods, odp, epub or rtf'),
       media_type: z.string().optional().describe("The format's media type, whatever the server sent"),
-      reader: z.string().optional().describe('Which reader read it'),
       author: z.string().optional(),
       created: z.string().optional(),
       modified: z.string().optional(),
@@ -102,7 +104,7 @@ export const PAGE_RESULT_SHAPE = {
         .describe('Sheets cut by rows'),
     })
     .optional()
-    .describe('An Office or e-book file: its format, the reader, what it declares'),
+    .describe('An Office or e-book file: its format and what it declares (its reader: reader)'),
   markdown_twin: z.string().optional().describe("The page's Markdown version, read in its place"),
   selector_matched: z.number().int().optional().describe('Elements the selector matched'),
   section: z.object({ number: z.number().int(), text: z.string() }).optional(),

@@ -63,7 +63,8 @@ describe('fetch', () => {
         content_kind: 'document',
         content_type: type,
         title: TITLE,
-        document: { format, media_type: type, reader, author: AUTHOR },
+        reader,
+        document: { format, media_type: type, author: AUTHOR },
       });
     },
   );
