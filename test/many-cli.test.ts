@@ -42,6 +42,13 @@ describe('web-reader read with several URLs', () => {
     expect(run.stdout.indexOf('# Page two')).toBeLessThan(run.stdout.indexOf('# Page one'));
   });
 
+  it('none readable: the report still on stdout, exit 1', async () => {
+    const run = await runCli(['read', pages.url('/missing-1'), pages.url('/missing-2')], env());
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^Read 0 of 2 URLs, 2 not readable/);
+    expect(run.stdout).toContain(`## [2/2] ${pages.url('/missing-2')} — error`);
+  });
+
   it('--json prints the pages with their outcomes', async () => {
     const run = await runCli(['read', '--json', pages.url('/one'), pages.url('/three')], env());
     const result = JSON.parse(run.stdout) as { pages: Array<{ url: string; status: string; content: string }> };

@@ -111,7 +111,8 @@ async function runOnce(
   const engine = createLazyEngine(config, shared);
   try {
     const output = await runTool(tool, args, { engine, explain: options.explain ?? false });
-    if (output.isError) {
+    // A report of several pages none of which could be read is still the report: on stdout, exit 1.
+    if (output.isError && !Array.isArray(output.structured.pages)) {
       const exit = exitCodeOf(output);
       const text = inFlagWords(output.text).trimEnd();
       const message = asSentence(text);

@@ -11,7 +11,7 @@ import type { Extractor } from '../workers/extractor.js';
 import type { PageChanges, PageContent, ReadOptions } from './page-content.js';
 
 export const SINCE_WITH_RAW_OR_QUERY =
-  'since compares the Markdown of the whole page with an earlier read: call again without raw and without query.';
+  'since compares the Markdown of the whole page with an earlier read, which raw and query do not return: call again without them.';
 
 export const sinceNotASnapshot = (since: string) =>
   `since must be "last" or a snapshot_id an earlier fetch result named (snap_…), not '${quoteInput(since, 60)}'.`;

@@ -35,6 +35,7 @@ export function ocrDeadline(config: Pick<Config, 'ocrTimeoutMs'>, options: ReadO
 export const ocrTimedOut = (url: string, ms: number) =>
   `OCR of ${url} did not finish within ${ms} ms. Try again, or raise OCR_TIMEOUT.`;
 const ocrFailed = (reason: string) => `OCR failed: ${reason}`;
+const noTextInImage = (type: string) => `is an image (${type}) in which OCR found no text`;
 const imageTooLargeLine = (type: string, bytes: number, error: ImageTooLarge) =>
   `Image (${type}, ${formatBytes(bytes)}) was not read: it is ${error.message}, more than OCR_MAX_PIXELS (${error.maxPixels}).`;
 
@@ -49,7 +50,8 @@ export async function readImagePage(
   try {
     const text = cleanText(await ocr.recognize(page.body, { signal: deadline.signal }));
     const fields = { title: undefined, reader: OCR_READER, ocrLanguages: ocr.languages } as const;
-    return { ...fields, content: text, outcome: text === '' ? 'empty' : 'ok' };
+    if (text !== '') return { ...fields, content: text, outcome: 'ok' };
+    return { ...fields, content: '', outcome: 'empty', statusDetail: noTextInImage(type) };
   } catch (error) {
     // Without OCR the picture is what it was before OCR: one line, never bytes (shown as is with `raw`).
     if (error instanceof OcrUnavailable) return { ...readBinaryPage(page), outcome: 'needs_ocr' };

@@ -18,7 +18,7 @@ export const CHANGES_SENTENCES = {
     `No earlier snapshot of this page read this way: this read is snapshot ${id}. Call fetch with since "last" ` +
     '(or this id) later for what changed.',
   expired: (sinceId: string, id: string) =>
-    `Snapshot ${sinceId} is no longer kept (SNAPSHOT_TTL), so there is nothing to compare with: the page as it is ` +
+    `Snapshot ${sinceId} is not kept here (past SNAPSHOT_TTL, or never taken), so there is nothing to compare with: the page as it is ` +
     `now follows; this read is snapshot ${id}.`,
   notKept:
     'since does not apply to a read made with headers: what credentials reveal is never stored, so no snapshot is ' +

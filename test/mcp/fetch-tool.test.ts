@@ -1,4 +1,5 @@
 // The fetch tool through a real MCP client over stdio, against the loopback fixture server.
+import { TEST_TESSERACT_PATH } from '../ocr-available.js';
 import { describe, expect, it } from 'vitest';
 import { closedPort } from '../fixture-server.js';
 import { useMcpSession } from './session.js';
@@ -36,6 +37,10 @@ const { server, session } = useMcpSession({
     server.route('/article', html(ARTICLE));
     server.route('/shell', html(SHELL));
     server.route('/cleaned', html(CLEANED));
+    server.route('/octets', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(Buffer.from([0, 1, 2, 3, 0, 255, 254, 0, 10, 13, 0, 7]));
+    });
     refusingPort = await closedPort();
   },
   env: (server) => ({ ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${refusingPort}`, FETCH_TIMEOUT: '3000' }),
@@ -136,9 +141,19 @@ describe('fetch', () => {
   });
 
   it('describes binary content instead of returning bytes', async () => {
-    const result = await session.call('fetch', { url: server.url('/binary') });
-    expect(result.text).toMatch(/Binary content \(image\/png, [\d.]+ (bytes|KB)\) was not returned/);
+    const result = await session.call('fetch', { url: server.url('/octets') });
+    expect(result.text).toMatch(/Binary content \(application\/octet-stream, [\d.]+ (bytes|KB)\) was not returned/);
     expect(result.structuredContent).toMatchObject({ status: 'not_html' });
+  });
+
+  it('says a picture with no text in it is empty (OCR), or needs OCR without tesseract', async () => {
+    const result = await session.call('fetch', { url: server.url('/binary') }); // a 1×1 PNG
+    if (TEST_TESSERACT_PATH) {
+      expect(result.text).toMatch(/^Status: empty — \S+ is an image \(image\/png\) in which OCR found no text/);
+      expect(result.structuredContent).toMatchObject({ status: 'empty', reader: 'ocr' });
+    } else {
+      expect(result.structuredContent).toMatchObject({ status: 'needs_ocr' });
+    }
   });
 
   it('leaves out hidden text (style sheet and off-screen), shortcodes and a link-only paragraph, keeping tab panels', async () => {

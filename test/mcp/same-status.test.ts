@@ -7,6 +7,7 @@
 // The rule for kinds other than HTML (src/outcome.ts): content that cannot be read as text (binary) is `not_html`;
 // readable non-HTML (JSON, a PDF with text, a feed, plain text) is `ok` in every tool, and the tool's own sentence
 // says what it is.
+import { TEST_TESSERACT_PATH } from '../ocr-available.js';
 import { describe, expect, it } from 'vitest';
 import { addContentRoutes } from '../fixtures/content/routes.js';
 import { ARTICLE_HTML, PNG_BYTES, type FixtureServer } from '../fixture-server.js';
@@ -47,6 +48,10 @@ function addShapes(server: FixtureServer): void {
     res.writeHead(200, { 'content-type': 'image/png' });
     res.end(PNG_BYTES);
   });
+  server.route('/shape/binary', (_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/octet-stream' });
+    res.end(Buffer.from([0, 1, 2, 3, 0, 255, 254, 0, 10, 13, 0, 7]));
+  });
   server.route('/shape/forbidden', (_req, res) => {
     res.writeHead(403, { 'content-type': 'text/html' });
     res.end('<p>Members only</p>');
@@ -81,7 +86,9 @@ const TABLE: readonly (readonly [shape: string, path: string, status: string])[]
   ['JSON', '/data', 'ok'],
   ['PDF', '/report.pdf', 'ok'],
   ['feed', '/feed.rss', 'ok'],
-  ['binary', '/shape/image', 'not_html'],
+  ['binary', '/shape/binary', 'not_html'],
+  // A picture is read by OCR (issue 27): this one holds no text; without tesseract, it needs OCR.
+  ['image without text', '/shape/image', TEST_TESSERACT_PATH ? 'empty' : 'needs_ocr'],
 ];
 
 async function statusOf(tool: string, args: Record<string, unknown>): Promise<unknown> {
