@@ -60,7 +60,7 @@ export function hasOoxmlManifest(bytes: Uint8Array): boolean {
   const decoder = new TextDecoder('latin1');
   for (let i = 0; i < count && at + 46 <= bytes.byteLength && view.getUint32(at, true) === CENTRAL; i++) {
     const nameLength = view.getUint16(at + 28, true);
-    if (decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)) === '[Content_Types].xml') return true;
+    if (decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)) === OOXML_MANIFEST) return true;
     at += 46 + nameLength + view.getUint16(at + 30, true) + view.getUint16(at + 32, true);
   }
   return false;
@@ -73,5 +73,18 @@ const RTF = '{\\rtf';
 export function isDocument(bytes: Uint8Array): boolean {
   if (bytes.byteLength >= 5 && new TextDecoder('latin1').decode(bytes.subarray(0, 5)) === RTF) return true;
   if (!ZIP.every((byte, index) => bytes[index] === byte)) return false;
-  return packageFormat(bytes) !== undefined || hasOoxmlManifest(bytes);
+  // A package cut short (a truncated download) has no central directory, but Office writes the manifest first: it
+  // is still a document, read as far as it goes or said to be damaged, not described as bytes.
+  return packageFormat(bytes) !== undefined || hasOoxmlManifest(bytes) || firstEntryName(bytes) === OOXML_MANIFEST;
+}
+
+const OOXML_MANIFEST = '[Content_Types].xml';
+
+/** The first entry's name, from its local header, however it is compressed. */
+function firstEntryName(bytes: Uint8Array): string | undefined {
+  if (bytes.byteLength < 30) return undefined;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== LOCAL) return undefined;
+  const nameLength = view.getUint16(26, true);
+  return new TextDecoder('latin1').decode(bytes.subarray(30, 30 + nameLength));
 }

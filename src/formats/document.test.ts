@@ -120,4 +120,12 @@ describe('bounded', () => {
     const bytes = file('report.docx').slice(0, 1500);
     expect(readDocument(bytes, BASE)).toMatchObject({ problem: 'unreadable' });
   });
+
+  it('knows a package cut short (no central directory) by its first entry, the manifest: a document, not bytes', () => {
+    const cut = file('report.docx').slice(0, 1500);
+    expect(sniffContent('application/octet-stream', cut, 'https://example.test/report.docx')).toBe('document');
+    const rendered = renderDocument(readDocument(cut, BASE), cut.byteLength);
+    expect(rendered).toMatchObject({ outcome: 'empty' });
+    expect(rendered.statusDetail).toMatch(/that could not be read/);
+  });
 });
