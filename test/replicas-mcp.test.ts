@@ -249,7 +249,10 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
 
 describeWithRedis('MCP session expiry and the session cap across replicas', (redis) => {
   let origin: FixtureServer;
-  /** Two replicas with a 1 s session idle time, two with a cap of two sessions. */
+  /**
+   * Two replicas with a 4 s session idle time (1 s expired a session between two calls of the test at load 7: the
+   * idle time must outlast a loaded machine's gap between calls), two with a cap of two sessions.
+   */
   const idle: Replica[] = [];
   const capped: Replica[] = [];
 
@@ -257,8 +260,8 @@ describeWithRedis('MCP session expiry and the session cap across replicas', (red
     origin = await startFixtureServer();
     const env = { REDIS_URL: redis.url, ALLOW_PRIVATE_HOSTS: origin.hostPort };
     const started = await Promise.all([
-      startReplica({ ...env, WEB_READER_SESSION_IDLE: '1' }),
-      startReplica({ ...env, WEB_READER_SESSION_IDLE: '1' }),
+      startReplica({ ...env, WEB_READER_SESSION_IDLE: '4' }),
+      startReplica({ ...env, WEB_READER_SESSION_IDLE: '4' }),
       startReplica({ ...env, WEB_READER_MAX_SESSIONS: '2' }),
       startReplica({ ...env, WEB_READER_MAX_SESSIONS: '2' }),
     ]);
