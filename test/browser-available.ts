@@ -3,7 +3,7 @@
 // (test/browser-notice.ts); with CI set (as .ci/run runs) a missing browser is a failure, never a silent skip.
 //
 //   describeWithBrowser('renders', (browserPath) => { it(…) });
-import { describe, it } from 'vitest';
+import { describeWithPart } from './optional-part.js';
 import { HOW_TO_RUN, TEST_BROWSER_PATH } from './browser-notice.js';
 
 export { TEST_BROWSER_PATH };
@@ -20,15 +20,6 @@ export const ORDINARY_RENDER_MS = Number(SLOW_MACHINE_RENDER_TIMEOUT);
 
 /** `describe` for tests that need a real browser: skipped without one, failed under CI. */
 export function describeWithBrowser(name: string, body: (browserPath: string) => void): void {
-  const path = TEST_BROWSER_PATH;
-  if (path) return void describe(name, () => body(path));
-  if (process.env.CI) {
-    describe(name, () => {
-      it('needs Chromium, because CI is set', () => {
-        throw new Error(`No Chromium for the rendering tests: ${HOW_TO_RUN}.`);
-      });
-    });
-    return;
-  }
-  describe.skip(name, () => body(''));
+  const part = { path: TEST_BROWSER_PATH, program: 'Chromium', tests: 'the rendering tests', howToRun: HOW_TO_RUN };
+  describeWithPart(name, part, body);
 }

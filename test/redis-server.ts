@@ -7,7 +7,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
+import { describeWithPart } from './optional-part.js';
 import { createRedisLink, REDIS_KEY_PREFIX, type RedisLink } from '../src/shared-state/redis-link.js';
 import { HOW_TO_RUN_REDIS, REDIS_SERVER_PATH } from './redis-notice.js';
 import { standIn } from './use-fixture-server.js';
@@ -87,20 +88,14 @@ export async function startRedisServer(path: string): Promise<TestRedis> {
  * them. Skipped without redis-server on PATH, failed under CI.
  */
 export function describeWithRedis(name: string, body: (redis: TestRedis) => void): void {
-  const path = REDIS_SERVER_PATH;
-  if (!path) {
-    if (process.env.CI) {
-      describe(name, () => {
-        it('needs redis-server, because CI is set', () => {
-          throw new Error(`No redis-server for the shared-state tests: ${HOW_TO_RUN_REDIS}.`);
-        });
-      });
-    } else {
-      describe.skip(name, () => body(standIn<TestRedis>('Redis server', () => undefined)));
-    }
-    return;
-  }
-  describe(name, () => {
+  const part = {
+    path: REDIS_SERVER_PATH,
+    program: 'redis-server',
+    tests: 'the shared-state tests',
+    howToRun: HOW_TO_RUN_REDIS,
+  };
+  describeWithPart(name, part, (path) => {
+    if (!path) return body(standIn<TestRedis>('Redis server', () => undefined)); // skipped: never called
     let redis: TestRedis | undefined;
     beforeAll(async () => {
       redis = await startRedisServer(path);
