@@ -54,7 +54,8 @@ export async function readImagePage(
     return { ...fields, content: '', outcome: 'empty', statusDetail: noTextInImage(type) };
   } catch (error) {
     // Without OCR the picture is what it was before OCR: one line, never bytes (shown as is with `raw`).
-    if (error instanceof OcrUnavailable) return { ...readBinaryPage(page), outcome: 'needs_ocr' };
+    if (error instanceof OcrUnavailable)
+      return { ...readBinaryPage(page), outcome: 'needs_ocr', statusDetail: ocr.unavailableDetail() };
     // A header that gives no size: not an image tesseract could read either.
     if (error instanceof ImageTooLarge && error.size === undefined) return readBinaryPage(page);
     if (error instanceof ImageTooLarge) {

@@ -40,7 +40,9 @@ export async function readPdfPage(
   };
   if (pdf.pages === undefined || ocr === undefined || config === undefined) return fields;
   if (!ocr.isAvailable()) {
-    return pdf.outcome === 'empty' ? { ...fields, content: '', outcome: 'needs_ocr', statusDetail: undefined } : fields;
+    return pdf.outcome === 'empty'
+      ? { ...fields, content: '', outcome: 'needs_ocr', statusDetail: ocr.unavailableDetail() }
+      : fields;
   }
   const deadline = ocrDeadline(config, options);
   const read = await ocrPages(page, pdf.pages, extractor, ocr, config, deadline);

@@ -8,6 +8,17 @@ import { isExecutableFile } from '../browser/find-browser.js';
 /** The one line that makes OCR work, for the operator (the agent's sentence is src/output/notices.ts). */
 export const TESSERACT_INSTALL_LINE = 'apt-get install tesseract-ocr';
 
+/**
+ * A read's status detail when TESSERACT_PATH is set but names no executable: the outcome's own help (install the
+ * package) would send the operator the wrong way.
+ */
+export function tesseractPathUnusable(tesseractPath: string): string {
+  return (
+    `holds its text only in pictures (an image, or a scanned PDF) and TESSERACT_PATH (${tesseractPath}) is not an ` +
+    'executable file: point it at tesseract, or unset it to use the one on PATH'
+  );
+}
+
 /** The executable to run, or undefined when there is none. */
 export function findTesseract(
   tesseractPath: string | undefined,

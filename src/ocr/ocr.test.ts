@@ -48,11 +48,20 @@ describe('OCR bounds that need no tesseract', () => {
     const ocr = createOcr({ ...CONFIG, tesseractPath: '/bin/false' });
     const error = await ocr.recognize(fixture('page-1', 'png'), { signal: never() }).catch((e) => e);
     expect(error).toBeInstanceOf(TesseractFailure);
-    expect(error.message).toContain('exited with status 1');
+    expect(error.message).toBe('/bin/false exited with status 1');
   });
 });
 
 describeWithOcr('OCR with tesseract', () => {
+  it('a language whose data is not installed is named, with the package that brings it', async () => {
+    const ocr = createOcr({ ...CONFIG, ocrLanguages: 'chi_sim_vert' });
+    const error = await ocr.recognize(fixture('page-1', 'png'), { signal: never() }).catch((e) => e);
+    expect(error).toBeInstanceOf(TesseractFailure);
+    expect(error.message).toMatch(
+      /^\S*tesseract has no data for the language 'chi_sim_vert' \(OCR_LANGUAGES=chi_sim_vert\): install it with `apt-get install tesseract-ocr-chi-sim-vert`, or leave it out of OCR_LANGUAGES$/,
+    );
+  });
+
   it.each(PAGE_NAMES)('reads %s as paragraphs with a character error rate under 5 %%', async (name) => {
     const ocr = createOcr(CONFIG);
     const text = await ocr.recognize(fixture(name, 'png'), { signal: never() });

@@ -4,7 +4,7 @@
 // but never past its own deadline), and each process is killed when the call's signal aborts (run-tesseract.ts).
 import { createRenderSlots } from '../browser/render-slots.js';
 import type { Config } from '../config.js';
-import { findTesseract } from './find-tesseract.js';
+import { findTesseract, tesseractPathUnusable } from './find-tesseract.js';
 import { imageSize, type ImageSize } from './image-size.js';
 import { ocrMarkdown } from './ocr-markdown.js';
 import { runTesseract } from './run-tesseract.js';
@@ -31,6 +31,8 @@ export interface RecognizeOptions {
 export interface Ocr {
   /** Whether a tesseract is there now (looked up at each call: installing it needs no restart). */
   isAvailable(): boolean;
+  /** Without OCR, why, when the operator's TESSERACT_PATH is the cause (undefined: nothing is installed). */
+  unavailableDetail(): string | undefined;
   /** OCR_LANGUAGES, as tesseract's `-l` takes them ("eng+deu"). */
   readonly languages: string;
   /** The image's text as Markdown paragraphs ('' when it holds none). Rejects with the signal's reason on abort. */
@@ -46,6 +48,8 @@ export function createOcr(config: OcrConfig): Ocr {
   const slots = createRenderSlots(config.ocrConcurrency);
   return {
     isAvailable: () => findTesseract(config.tesseractPath) !== undefined,
+    unavailableDetail: () =>
+      config.tesseractPath === undefined ? undefined : tesseractPathUnusable(config.tesseractPath),
     languages: config.ocrLanguages,
     get running() {
       return slots.running;

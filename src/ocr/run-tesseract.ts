@@ -58,10 +58,22 @@ export function runTesseract(executable: string, image: Uint8Array, options: Tes
     child.on('close', (code) => {
       signal.removeEventListener('abort', onAbort);
       if (failure !== undefined) return reject(failure);
-      if (code !== 0) return reject(new TesseractFailure(lastLines(errText) || `it exited with status ${code}`));
+      if (code !== 0) return reject(new TesseractFailure(failureReason(executable, options.languages, code, errText)));
       resolve(Buffer.concat(out).toString('utf8'));
     });
   });
+}
+
+/** Why a run failed, naming the program; a missing language pack is named with the package that brings it. */
+function failureReason(executable: string, languages: string, code: number | null, errText: string): string {
+  const missing = /Failed loading language '([^']+)'/.exec(errText)?.[1];
+  if (missing !== undefined)
+    return (
+      `${executable} has no data for the language '${missing}' (OCR_LANGUAGES=${languages}): install it with ` +
+      `\`apt-get install tesseract-ocr-${missing.toLowerCase().replace(/_/g, '-')}\`, or leave it out of OCR_LANGUAGES`
+    );
+  const said = lastLines(errText);
+  return `${executable} exited with status ${code}${said ? `: ${said}` : ''}`;
 }
 
 function lastLines(text: string): string {

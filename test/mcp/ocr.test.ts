@@ -123,13 +123,26 @@ describeWithOcr('OCR through every reading tool', () => {
 });
 
 it('without tesseract a picture and a scanned PDF are needs_ocr, with the one line that installs it', async () => {
-  const bare = await mcp.connect({ TESSERACT_PATH: '/nonexistent/tesseract' });
+  // No tesseract on PATH and no TESSERACT_PATH: the server finds none.
+  const bare = await mcp.connect({ PATH: '/nonexistent', TESSERACT_PATH: '' });
   for (const path of ['/ocr/page-1.png', '/ocr/scanned.pdf']) {
     const result = await bare.call('fetch', { url: server.url(path) });
     expect(result.isError, path).toBeFalsy();
     expect(result.text, path).toMatch(
       /^Status: needs_ocr — \S+ holds its text only in pictures \(an image, or a scanned PDF\) and OCR is not installed here: install it with `apt-get install tesseract-ocr` \(or set TESSERACT_PATH\)/,
     );
+    expect(result.structuredContent, path).toMatchObject({ status: 'needs_ocr' });
+  }
+});
+
+it('a TESSERACT_PATH that names no executable is named, not answered with the install line', async () => {
+  const misdirected = await mcp.connect({ TESSERACT_PATH: '/nonexistent/tesseract' });
+  for (const path of ['/ocr/page-1.png', '/ocr/scanned.pdf']) {
+    const result = await misdirected.call('fetch', { url: server.url(path) });
+    expect(result.text, path).toMatch(
+      /^Status: needs_ocr — \S+ holds its text only in pictures \(an image, or a scanned PDF\) and TESSERACT_PATH \(\/nonexistent\/tesseract\) is not an executable file: point it at tesseract, or unset it to use the one on PATH/,
+    );
+    expect(result.text, path).not.toContain('apt-get');
     expect(result.structuredContent, path).toMatchObject({ status: 'needs_ocr' });
   }
 });
