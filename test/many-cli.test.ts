@@ -62,7 +62,10 @@ describe('web-reader read with several URLs', () => {
     const capped = await runCli(['read', '--max-tokens', '200', pages.url('/long')], env());
     expect(capped.code, capped.stderr).toBe(0);
     expect(capped.stdout.length).toBeLessThan(long.stdout.length / 2);
-    expect(capped.stderr).toMatch(/--start-index/); // the cut says how to read on
+    // The cut names the flag that made it, and how to read on.
+    expect(capped.stderr).toMatch(
+      /^web-reader: cut by --max-tokens at character (\d+) of \d+\. To read on, run the same command with --start-index \1; for the whole page, --max-tokens 0\.$/m,
+    );
     const timed = await runCli(['read', '--deadline', '5', pages.url('/one')], env());
     expect(timed.code).toBe(2);
     expect(timed.stderr).toMatch(/--deadline times a read of several URLs/);

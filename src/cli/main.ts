@@ -106,7 +106,7 @@ async function runOnce(
   operands: readonly string[],
   tool: AnyTool,
   args: Record<string, unknown>,
-  options: { json: boolean; explain?: boolean },
+  options: { json: boolean; explain?: boolean; maxTokensFlag?: boolean },
 ): Promise<number> {
   const engine = createLazyEngine(config, shared);
   try {
@@ -127,7 +127,10 @@ async function runOnce(
       // A cut page: the page on stdout, and on stderr the flags that read on, in place of the tool's notice
       // (which tells an agent to call the tool again).
       await write(process.stdout, output.text.slice(0, -output.continuation.notice.length).trimEnd());
-      await write(process.stderr, cliReadCutLine({ ...output.continuation, totalLength: totalLength(output) }));
+      await write(
+        process.stderr,
+        cliReadCutLine({ ...output.continuation, totalLength: totalLength(output) }, options.maxTokensFlag),
+      );
     } else {
       await write(process.stdout, statusLineInFlagWords(output.text));
     }
@@ -230,6 +233,7 @@ async function runCommand(
       return runOnce(readConfig, shared, 'read', operands, findTool('fetch')!, args, {
         json,
         explain: values.explain ?? false,
+        maxTokensFlag: maxTokens !== undefined,
       });
     }
     case 'map': {

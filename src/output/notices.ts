@@ -258,9 +258,18 @@ export function cliCrawlContinueLine(id: string): string {
  * A page `read` cut, for a person at the command line: in place of the tool's notice (which tells an agent to call
  * the tool again), the flags that read on. The same command with --start-index reads the same content on.
  */
-export function cliReadCutLine(facts: { nextIndex: number; totalLength: number; byTokens: boolean }): string {
-  const by = facts.byTokens ? 'MAX_OUTPUT_TOKENS' : '--max-length';
-  const whole = facts.byTokens ? '--max-output-tokens 0' : 'leave out --max-length';
+export function cliReadCutLine(
+  facts: { nextIndex: number; totalLength: number; byTokens: boolean },
+  /** The token cap came from `--max-tokens` (one page's cap), not MAX_OUTPUT_TOKENS. */
+  byMaxTokensFlag = false,
+): string {
+  const tokenCap = byMaxTokensFlag ? '--max-tokens' : 'MAX_OUTPUT_TOKENS';
+  const by = facts.byTokens ? tokenCap : '--max-length';
+  const whole = !facts.byTokens
+    ? 'leave out --max-length'
+    : byMaxTokensFlag
+      ? '--max-tokens 0'
+      : '--max-output-tokens 0';
   return (
     `web-reader: cut by ${by} at character ${facts.nextIndex} of ${facts.totalLength}. ` +
     `To read on, run the same command with --start-index ${facts.nextIndex}; for the whole page, ${whole}.`
