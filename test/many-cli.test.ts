@@ -64,7 +64,7 @@ describe('web-reader read with several URLs', () => {
     expect(capped.stdout.length).toBeLessThan(long.stdout.length / 2);
     // The cut names the flag that made it, and how to read on.
     expect(capped.stderr).toMatch(
-      /^web-reader: cut by --max-tokens at character (\d+) of \d+\. To read on, run the same command with --start-index \1; for the whole page, --max-tokens 0\.$/m,
+      /^web-reader: cut by --max-tokens at character (\d+) of \d+\. To read on, run the same command with --start-index \1; for the whole page, leave out --max-tokens and give --max-output-tokens 0\.$/m,
     );
     const timed = await runCli(['read', '--deadline', '5', pages.url('/one')], env());
     expect(timed.code).toBe(2);

@@ -268,7 +268,7 @@ export function cliReadCutLine(
   const whole = !facts.byTokens
     ? 'leave out --max-length'
     : byMaxTokensFlag
-      ? '--max-tokens 0'
+      ? 'leave out --max-tokens and give --max-output-tokens 0'
       : '--max-output-tokens 0';
   return (
     `web-reader: cut by ${by} at character ${facts.nextIndex} of ${facts.totalLength}. ` +
