@@ -190,7 +190,8 @@ function articleOf(html: string, baseUrl: string, options: ArticleOptions): Arti
     scriptBuilt,
     ...(article.markdown.trim() === ''
       ? {}
-      : { content: cleanText(withTitleHeading(article.markdown, article.title)) }),
+      : // A section asked for opens with its own heading: it is what the caller reads, with no page title above.
+        { content: cleanText(article.section ? article.markdown : withTitleHeading(article.markdown, article.title)) }),
     hiddenBlocksDropped,
     ...links,
     ...explain,

@@ -29,6 +29,12 @@ ${Array.from({ length: 4 }, (_, i) => `<p>[vc_row]Note ${i + 1}: the spring tide
 <p><a href="/signup">Sign up for the weekly tide letter</a></p>
 </article></main></body></html>`;
 
+// A long guide whose <h1> repeats the <title> and whose body opens with a section heading.
+const GUIDE = `<!doctype html><html lang="en"><head><title>The Big Guide</title></head><body><main><article>
+<h1>The Big Guide</h1><h2>Intro</h2>
+${Array.from({ length: 8 }, (_, i) => `<p>Step ${i + 1}: fold the map along its creases before the wind takes it, and keep the compass level.</p>`).join('\n')}
+</article></main></body></html>`;
+
 let refusingPort: number;
 
 const { server, session } = useMcpSession({
@@ -37,6 +43,7 @@ const { server, session } = useMcpSession({
     server.route('/article', html(ARTICLE));
     server.route('/shell', html(SHELL));
     server.route('/cleaned', html(CLEANED));
+    server.route('/guide', html(GUIDE));
     server.route('/octets', (_req, res) => {
       res.writeHead(200, { 'content-type': 'application/octet-stream' });
       res.end(Buffer.from([0, 1, 2, 3, 0, 255, 254, 0, 10, 13, 0, 7]));
@@ -76,6 +83,12 @@ describe('fetch', () => {
     expect(result.text).not.toContain('All rights reserved');
     expect(result.text).not.toContain('Contact');
     expect(result.structuredContent).toMatchObject({ status: 'ok', http_status: 200, title: 'Rivers of the North' });
+  });
+
+  it('names a page whose body opens with a section: the <h1> that repeated the title is printed as the title', async () => {
+    const result = await session.call('fetch', { url: server.url('/guide') });
+    expect(result.text).toMatch(/:\n\n# The Big Guide\n\n## Intro\n\nStep 1: fold the map/);
+    expect(result.text.match(/The Big Guide/g)).toHaveLength(1);
   });
 
   it('leaves out the furniture around an article: byline box, caption, related links', async () => {
