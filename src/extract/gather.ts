@@ -143,8 +143,9 @@ export function withLeadingProse(top: HtmlElement, article: HtmlElement, stats: 
       const sibling = parent.children[index]!;
       const stat = isElement(sibling) ? stats.get(sibling) : undefined;
       if (!stat || stat.text === 0) continue;
-      // A date line or byline between the lead and the body is passed over, not taken.
-      if (stat.text < LEADING_MIN_CHARS && stat.linkText === 0) continue;
+      // A date line or byline between the lead and the body is passed over, not taken — a byline's author name is
+      // often a link (`di <a rel=author>Redazione</a>`), so a short line is passed over with its links.
+      if (stat.text < LEADING_MIN_CHARS) continue;
       if (!isLeadingProse(sibling as HtmlElement, stat)) break;
       before.unshift(sibling);
     }
