@@ -19,3 +19,24 @@ describe('the lead before the content', () => {
     expect(markdown.indexOf('the climate clock')).toBeLessThan(markdown.indexOf('The committee met'));
   });
 });
+
+describe('a date line', () => {
+  it('goes from the content, with its label and time; a date inside a sentence stays', () => {
+    const html = page(`<article><div class="meta">Veröffentlichung: 2. Februar 2022</div>
+      <p>${PROSE.repeat(3)}</p><ul><li><a href="/economy">Economy</a></li><li>published: 2021-04-29 17:13:04</li></ul>
+      <p>${PROSE.repeat(2)}</p><p>The report was published on 23.10.2018 and revised a year later.</p><p>23.10.2018</p></article>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('The committee met on Tuesday');
+    expect(markdown).toContain('The report was published on 23.10.2018');
+    expect(markdown).not.toContain('Veröffentlichung');
+    expect(markdown).not.toContain('2021-04-29');
+    expect(markdown).not.toContain('Economy');
+    expect(markdown).not.toMatch(/^23\.10\.2018$/m);
+    const dateLines = explain!.filter((entry) => entry.reason.startsWith('a date line'));
+    expect(dateLines.map((entry) => entry.element)).toEqual([
+      'div.meta "Veröffentlichung: 2. Februar 2022"',
+      'ul "Economy published: 2021-04-29 17:13:04"', // a category and a date: the post's metadata
+      'p "23.10.2018"',
+    ]);
+  });
+});
