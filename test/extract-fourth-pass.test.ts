@@ -13,8 +13,11 @@ describe('the lead before the content', () => {
       <div class="summary"><p>${LEAD}</p></div>
       <div class="post-meta"><span>by</span> <a href="/author/desk" rel="author">The desk</a></div>
       <div class="post-content"><div class="entry-content"><p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></div></div></div>`);
-    const { markdown } = extractArticle(html, { baseUrl: URL });
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
     expect(markdown).toContain('the climate clock on Union Square');
+    const lead = explain!.find((entry) => entry.reason.startsWith('joined: the prose just before'));
+    expect(lead?.element).toMatch(/^div\.summary "A New York the climate clock/);
+    expect(lead?.reason).toBe('joined: the prose just before the content (a lead, past div.post-meta "by The desk")');
     expect(markdown).not.toContain('The desk');
     expect(markdown.indexOf('the climate clock')).toBeLessThan(markdown.indexOf('The committee met'));
   });
