@@ -112,8 +112,8 @@ const DATE_BLOCKS: ReadonlySet<string> = new Set([
 function isDateBlock(el: HtmlElement, stats: Stats): boolean {
   if (!DATE_BLOCKS.has(el.name)) return false;
   const chars = stats.get(el)?.text ?? 0;
-  if (chars === 0 || chars > DATE_LINE_MAX_CHARS || MEDIA.some((name) => hasDescendant(el, name))) return false;
-  return isDateLine(collapseWhitespace(textOf(el)));
+  if (chars === 0 || chars > DATE_LINE_MAX_CHARS || !isDateLine(collapseWhitespace(textOf(el)))) return false;
+  return !MEDIA.some((name) => hasDescendant(el, name));
 }
 
 const CAPTION_MAX_CHARS = 300;
