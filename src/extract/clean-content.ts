@@ -11,6 +11,7 @@ import {
   type Stats,
 } from './block-stats.js';
 import { collapseWhitespace, isElement, keepChildren, textOf, type HtmlElement, type HtmlNode } from './parse.js';
+import { DATE_LINE_MAX_CHARS, isDateLine } from './date-line.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 
@@ -37,6 +38,11 @@ export function cleanContent(
       const names = classAndId(child);
       if (names && SIGN_UP.test(names) && (stats.get(child)?.text ?? 0) <= mostText) {
         if (trace) traceRemoved(trace, 'cleaning', child, `sign-up box: class or id "${SIGN_UP.exec(names)![0]}"`);
+        return false;
+      }
+      // A line that is only a date (a dateline, a post's or a member's date): the page's metadata, not its text.
+      if (isDateBlock(child, stats)) {
+        if (trace) traceRemoved(trace, 'cleaning', child, 'a date line (a date, a label, a time, nothing else)');
         return false;
       }
       // Figure captions: both evaluation sets' ground truths leave them out of the article; the image stays, with
@@ -87,6 +93,27 @@ export function cleanContent(
     });
   };
   visit(article);
+}
+
+// Blocks that can be a line of their own; a table's cells are data, a heading is judged as a heading.
+const DATE_BLOCKS: ReadonlySet<string> = new Set([
+  'p',
+  'div',
+  'li',
+  'ul',
+  'ol',
+  'dd',
+  'dt',
+  'section',
+  'header',
+  'address',
+]);
+
+function isDateBlock(el: HtmlElement, stats: Stats): boolean {
+  if (!DATE_BLOCKS.has(el.name)) return false;
+  const chars = stats.get(el)?.text ?? 0;
+  if (chars === 0 || chars > DATE_LINE_MAX_CHARS || !isDateLine(collapseWhitespace(textOf(el)))) return false;
+  return !MEDIA.some((name) => hasDescendant(el, name));
 }
 
 const CAPTION_MAX_CHARS = 300;

@@ -3,7 +3,7 @@
 // on a page of several blocks, the block that holds most of the page's prose.
 import { hasDescendant, linkDensity, type BlockStats, type Stats } from './block-stats.js';
 import { findElement, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
-import { textChars, traceNote, type ExtractTrace } from './trace.js';
+import { describeNode, textChars, traceNote, type ExtractTrace } from './trace.js';
 
 // trafilatura's comparison with a more inclusive extraction, for pages whose content is several blocks (a landing
 // page's sections, a product's description, features and specifications, a documentation page with tabs): when the
@@ -132,26 +132,49 @@ const LEADING_MIN_CHARS = 80;
  * At each level up, the nearest blocks before are taken while they read as prose (paragraphs, few links); the first
  * that does not stops that level. Only what comes before: after the content come comments and teasers.
  */
-export function withLeadingProse(top: HtmlElement, article: HtmlElement, stats: Stats, body: HtmlElement): HtmlElement {
+export function withLeadingProse(
+  top: HtmlElement,
+  article: HtmlElement,
+  stats: Stats,
+  body: HtmlElement,
+  trace?: ExtractTrace,
+): HtmlElement {
   const leading: HtmlNode[] = [];
   for (let level = 0, node = top; level < LEADING_LEVELS; level++, node = node.parent as HtmlElement) {
     const parent = node.parent;
     if (!parent || !isElement(parent) || parent === body) break;
     if (level === 0 && article !== top) continue; // gatherSiblings has judged the top's own siblings
     const before: HtmlNode[] = [];
+    const passed: HtmlNode[] = [];
     for (let index = parent.children.indexOf(node) - 1; index >= 0 && before.length < LEADING_BLOCKS; index--) {
       const sibling = parent.children[index]!;
       const stat = isElement(sibling) ? stats.get(sibling) : undefined;
       if (!stat || stat.text === 0) continue;
-      // A date line or byline between the lead and the body is passed over, not taken.
-      if (stat.text < LEADING_MIN_CHARS && stat.linkText === 0) continue;
+      // A date line or byline between the lead and the body is passed over, not taken — a byline's author name is
+      // often a link (`di <a rel=author>Redazione</a>`), so a short line is passed over with its links.
+      if (stat.text < LEADING_MIN_CHARS) {
+        passed.push(sibling);
+        continue;
+      }
       if (!isLeadingProse(sibling as HtmlElement, stat)) break;
       before.unshift(sibling);
+      if (trace) traceLeading(trace, sibling, passed);
     }
     leading.unshift(...before);
   }
   if (leading.length === 0) return article;
   return { type: 'tag', name: 'div', attribs: {}, children: [...leading, article], parent: null };
+}
+
+function traceLeading(trace: ExtractTrace, lead: HtmlNode, passed: readonly HtmlNode[]): void {
+  const over = passed.length === 0 ? '' : `, past ${passed.map((line) => describeNode(line)).join(', ')}`;
+  trace.push({
+    phase: 'candidates',
+    action: 'note',
+    element: describeNode(lead),
+    reason: `joined: the prose just before the content (a lead${over})`,
+    numbers: { chars: textChars(lead) },
+  });
 }
 
 function isLeadingProse(el: HtmlElement, stat: BlockStats): boolean {

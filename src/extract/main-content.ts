@@ -60,7 +60,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const { top, ranked } = pickTopCandidate(body, stats, candidates, trace);
   const isPart = (el: HtmlElement): boolean => isProsePart(el, stats);
   const parts = withSameClass(top, gatherSiblings(top, stats), body, isPart);
-  const leading = withLeadingProse(top, parts, stats, body);
+  const leading = withLeadingProse(top, parts, stats, body, trace);
   const gathered = withStrongCandidates(leading, top, ranked, stats, body, isPart, trace);
   const article = widenShortContent(top, gathered, body, stats, trace);
   if (trace && article === gathered && article !== top) traceJoined(trace, article);
