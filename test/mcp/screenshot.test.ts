@@ -2,7 +2,10 @@
 // JSON tools API, against loopback pages. A "chart" drawn by script is decoded pixel by pixel; the full-page height
 // cap, JPEG, fetch's `screenshot: true`, the egress guard (an image on a forbidden loopback listener is never
 // fetched while the page is drawn) and the served link; without a browser, BROWSER_MISSING with the install line.
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +13,7 @@ import { describeWithBrowser, SLOW_MACHINE_RENDER_TIMEOUT } from '../browser-ava
 import { decodePng } from '../decode-png.js';
 import { respondWith, type FixtureServer } from '../fixture-server.js';
 import { callApi, useTestHttpServer } from '../http/http-harness.js';
+import { runCli } from '../run-cli.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import { useMcpSession } from './session.js';
 
@@ -155,7 +159,7 @@ describeWithBrowser('screenshots over MCP, with Chromium', (browserPath) => {
     expect(imageOf(fetched)).toBeUndefined();
   });
 
-  it('arguments out of bounds are named: width, quality with PNG, render "never"', async () => {
+  it('arguments out of bounds are named: width, quality with PNG, render "never", headers', async () => {
     const wide = await session.call('screenshot', { url: server.url('/chart'), width: 5000 });
     expect(wide.text).toContain('width must be an integer between 320 and 1920');
     const quality = await session.call('screenshot', { url: server.url('/chart'), quality: 50 });
@@ -163,6 +167,14 @@ describeWithBrowser('screenshots over MCP, with Chromium', (browserPath) => {
     const never = await session.call('fetch', { url: server.url('/chart'), screenshot: true, render: 'never' });
     expect(never.structuredContent).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
     expect(never.text).toContain('screenshot cannot be used with render "never"');
+    // Credentials: the browser would not carry them, so a read with headers for the page's origin takes none.
+    const withHeaders = await session.call('fetch', {
+      url: server.url('/chart'),
+      screenshot: true,
+      headers: { cookie: 'session=1' },
+    });
+    expect(withHeaders.structuredContent).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
+    expect(withHeaders.text).toContain('screenshot cannot be used with headers');
   });
 
   it('pictures on a forbidden address are never fetched while the page is drawn; allowed, they are', async () => {
@@ -201,6 +213,25 @@ describeWithBrowser('screenshots through the JSON tools API', (browserPath) => {
     expect(png.pixel(150, 150)).toEqual([30, 144, 255, 255]);
     const missing = await fetch(`${http.url}/screenshots/00000000-0000-0000-0000-000000000000.png`);
     expect(missing.status).toBe(404);
+  });
+
+  it('web-reader screenshot URL -o FILE writes the image and prints its line; without -o it says what it needs', async () => {
+    const env = {
+      ALLOW_PRIVATE_HOSTS: server.hostPort,
+      CHROMIUM_PATH: browserPath,
+      RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT,
+    };
+    const file = join(mkdtempSync(join(tmpdir(), 'web-reader-shot-')), 'chart.png');
+    const run = await runCli(['screenshot', server.url('/chart'), '-o', file, '--width', '480'], env);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^Screenshot of .*\(viewport\): 480×800 px PNG, \d+ bytes\. Written to .*chart\.png\.$/);
+    const png = decodePng(readFileSync(file));
+    expect([png.width, png.height]).toEqual([480, 800]);
+    expect(png.pixel(150, 150)).toEqual([30, 144, 255, 255]);
+    const bare = await runCli(['screenshot', server.url('/chart')], env);
+    expect(bare.code).not.toBe(0);
+    expect(bare.stderr).toContain('screenshot needs the file to write the image to');
   });
 });
 
