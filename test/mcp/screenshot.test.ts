@@ -225,7 +225,9 @@ describeWithBrowser('screenshots through the JSON tools API', (browserPath) => {
     const run = await runCli(['screenshot', server.url('/chart'), '-o', file, '--width', '480'], env);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(run.stdout).toMatch(/^Screenshot of .*\(viewport\): 480×800 px PNG, \d+ bytes\. Written to .*chart\.png\.$/);
+    expect(run.stdout.trimEnd()).toMatch(
+      /^Screenshot of .*\(viewport\): 480×800 px PNG, \d+ bytes\. Written to .*chart\.png\.$/,
+    );
     const png = decodePng(readFileSync(file));
     expect([png.width, png.height]).toEqual([480, 800]);
     expect(png.pixel(150, 150)).toEqual([30, 144, 255, 255]);
