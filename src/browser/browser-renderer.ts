@@ -262,20 +262,14 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           if (other !== page) other.close().catch(() => {});
         });
         guard = await bounded(guardPage(context, page));
-        const { html, document, screenshot } = await readRendered(
-          page,
-          guard,
-          href,
-          options.waitFor,
-          {
-            bounded,
-            remaining,
-            checkDocument: (document) => {
-              if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
-            },
+        const { html, document, screenshot } = await readRendered(page, guard, href, options.waitFor, {
+          bounded,
+          remaining,
+          checkDocument: (document) => {
+            if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
           },
-          options.screenshot,
-        );
+          screenshot: options.screenshot,
+        });
         if (session.overLimit) throw tooLarge(href, session);
         if (session.refusedCount > 0) {
           log(

@@ -23,6 +23,8 @@ export interface ReadSteps {
   readonly remaining: () => number;
   /** Checked once the document answered: a refused document is refused, not read. */
   readonly checkDocument: (document: Response | undefined) => void;
+  /** Also a screenshot, the last step (take-screenshot.ts). */
+  readonly screenshot?: ScreenshotRequest | undefined;
 }
 
 export interface ReadPage {
@@ -39,9 +41,8 @@ export async function readRendered(
   href: string,
   waitFor: string | undefined,
   steps: ReadSteps,
-  screenshot?: ScreenshotRequest,
 ): Promise<ReadPage> {
-  const { bounded, remaining } = steps;
+  const { bounded, remaining, screenshot } = steps;
   let document: Response | undefined;
   page.on('response', (response) => {
     if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) document = response;
