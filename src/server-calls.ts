@@ -13,7 +13,7 @@ import { quoteInput } from './quote.js';
 import { createCallLogSink, type ClientLogLevel } from './server-logging.js';
 import type { AnyTool } from './tools/registry.js';
 import { argumentsSchema, runTool } from './tools/run-tool.js';
-import type { ToolOutput } from './tools/types.js';
+import type { ImageKeeper, ToolImage, ToolOutput } from './tools/types.js';
 
 /** Tools a 2025 client may run as a task (tools/list `execution.taskSupport: "optional"`; server-tasks.ts). */
 export const TASK_TOOLS: ReadonlySet<string> = new Set(['crawl']);
@@ -128,10 +128,32 @@ export function toCallToolResult(output: ToolOutput): CallToolResult {
   // Every result carries its structured status, failures included: a tool's outputSchema admits its failure shape
   // (outputJsonSchema), which the SDK's client validates as it does a result.
   return {
-    content: [{ type: 'text', text: output.text }],
+    content: [{ type: 'text', text: output.text }, ...(output.images ?? []).flatMap(imageContent)],
     structuredContent: output.data ?? output.structured,
     ...(output.isError ? { isError: true } : {}),
   };
+}
+
+/**
+ * An image as MCP content: the image itself (base64), the line that goes with it, and where the HTTP server serves
+ * it, a resource_link to that copy (MCP 2025-06-18 "Resource Links").
+ */
+function imageContent(image: ToolImage): CallToolResult['content'] {
+  const data = Buffer.from(image.bytes.buffer, image.bytes.byteOffset, image.bytes.byteLength).toString('base64');
+  return [
+    { type: 'image', data, mimeType: image.mimeType },
+    ...(image.caption !== undefined ? [{ type: 'text' as const, text: image.caption }] : []),
+    ...(image.link !== undefined
+      ? [
+          {
+            type: 'resource_link' as const,
+            uri: image.link,
+            name: image.link.split('/').pop()!,
+            mimeType: image.mimeType,
+          },
+        ]
+      : []),
+  ];
 }
 
 export interface McpServerOptions {
@@ -143,6 +165,8 @@ export interface McpServerOptions {
   readonly resumeStore?: ResumeStore;
   /** The client's log level, when the transport keeps it (a session shared by replicas); else the server's own. */
   readonly clientLogLevel?: ClientLogLevel;
+  /** Where the HTTP server keeps the images it serves (screenshots); absent on stdio. */
+  readonly keepImage?: ImageKeeper;
 }
 
 /** How long a result waits for its progress notifications to be written: a stuck client must not hold it. */
@@ -201,6 +225,7 @@ export async function runMcpCall(tool: AnyTool, args: unknown, call: McpCallCont
       frontDoor: 'mcp',
       caller: call.caller,
       signal: call.signal,
+      keepImage: options.keepImage,
       stopSignal: options.stopSignal,
       onProgress:
         progressToken === undefined

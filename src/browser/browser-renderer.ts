@@ -15,10 +15,10 @@
 //   time-out, so a render with a short deadline cannot fail the launch for others.
 //
 // The order of a render: check the URL (the fetcher's check) → find a browser → wait for a slot (RENDER_CONCURRENCY)
-// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, the DOM).
+// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, the DOM, a screenshot).
 import type { Browser, BrowserContext } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
-import { FetchError, SecurityError, TimeoutError } from '../errors.js';
+import { FetchError, TimeoutError } from '../errors.js';
 import { checkUrl, deadlineSignal } from '../fetch/index.js';
 import { log, runOutsideCalls } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
@@ -26,9 +26,10 @@ import { findBrowser, noBrowserHint } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
 import { guardPage, type PageGuard } from './page-guard.js';
 import { readRendered } from './read-rendered.js';
-import { renderFailure } from './render-failure.js';
+import { refusedError, renderFailure, tooLarge } from './render-failure.js';
 import { createRenderSlots } from './render-slots.js';
 import { trackMutations } from './settle-page.js';
+import { screenshotViewport, type Screenshot, type ScreenshotRequest } from './take-screenshot.js';
 
 export { SETTLE_CAP_MS } from './read-rendered.js';
 /** How long a context (or the browser) may take to close before its renderer (or the browser) is ended. */
@@ -47,6 +48,8 @@ export interface RenderOptions {
   readonly maxBytes?: number | undefined;
   /** The page's User-Agent (the crawler's own, for a crawl); else USER_AGENT, or a Chrome-like one by default. */
   readonly userAgent?: string | undefined;
+  /** Also a screenshot, taken last, in a viewport of its width (take-screenshot.ts). */
+  readonly screenshot?: ScreenshotRequest | undefined;
 }
 
 export interface RenderResult {
@@ -62,6 +65,8 @@ export interface RenderResult {
   /** Connections the proxy refused (private addresses) while rendering, and the first few of them. */
   readonly refusedCount: number;
   readonly refusedTargets: readonly string[];
+  /** When `screenshot` was asked for. */
+  readonly screenshot?: Screenshot;
 }
 
 export interface BrowserRenderer {
@@ -250,18 +255,20 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           newContext(entry.launched.browser, egress.url, session, options.userAgent ?? entry.userAgent),
         );
         const page = await bounded(context.newPage());
+        if (options.screenshot) await bounded(page.setViewportSize(screenshotViewport(options.screenshot)));
         page.on('crash', () => (attempt.pageCrashed = true));
         // Pop-ups are closed at once: only the page we opened is read.
         context.on('page', (other) => {
           if (other !== page) other.close().catch(() => {});
         });
         guard = await bounded(guardPage(context, page));
-        const { html, document } = await readRendered(page, guard, href, options.waitFor, {
+        const { html, document, screenshot } = await readRendered(page, guard, href, options.waitFor, {
           bounded,
           remaining,
           checkDocument: (document) => {
             if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
           },
+          screenshot: options.screenshot,
         });
         if (session.overLimit) throw tooLarge(href, session);
         if (session.refusedCount > 0) {
@@ -278,6 +285,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           downloadedBytes: session.downloadedBytes,
           refusedCount: session.refusedCount,
           refusedTargets: [...session.refusedTargets],
+          ...(screenshot && { screenshot }),
         };
       } finally {
         // In the background: the caller has its answer (or its error at the deadline) now. The slot is free now
@@ -377,24 +385,4 @@ async function newContext(
   );
   await trackMutations(context);
   return context;
-}
-
-function tooLarge(url: string, session: EgressSession): FetchError {
-  return new FetchError(
-    'RESPONSE_TOO_LARGE',
-    url,
-    `Rendering ${url} downloaded more than ${session.maxBytes} bytes, the render limit; ` +
-      'raise RENDER_MAX_SIZE to render larger pages, or read the page without rendering.',
-  );
-}
-
-function refusedError(url: string, session: EgressSession, hostPort: string): SecurityError {
-  const why =
-    session.refusedTargets.find((target) => target.startsWith(`${hostPort} `)) ?? session.refusedTargets[0] ?? hostPort;
-  return new SecurityError(
-    'PRIVATE_ADDRESS',
-    url,
-    `Refusing to render ${url}: ${why}. Only public internet addresses can be fetched. If this host is meant ` +
-      `to be reachable (e.g. a local test server), add its host:port to ALLOW_PRIVATE_HOSTS.`,
-  );
 }

@@ -7,3 +7,4 @@ export {
   type RenderResult,
 } from './browser-renderer.js';
 export { findBrowser, noBrowserHint } from './find-browser.js';
+export type { Screenshot, ScreenshotFormat, ScreenshotRequest } from './take-screenshot.js';

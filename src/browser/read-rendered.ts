@@ -1,5 +1,6 @@
 // One page from navigation to its DOM: navigate (DOMContentLoaded) → settle (network idle, then the DOM quiet,
-// capped) → optional `waitFor` selector → the DOM serialised. A page whose script holds the main thread for
+// capped) → optional `waitFor` selector → the DOM serialised → optional screenshot (take-screenshot.ts), last, so
+// that it shows the page whose DOM was read. A page whose script holds the main thread for
 // SCRIPT_STALL_MS (`while (true) {}`, in the document or in a timer) does not hold the render to its deadline: the
 // script is ended (page-guard.ts) and the DOM it had written is read — its content, by the call's deadline. A page
 // that starts spinning again as it is read is ended again, a few times, then the deadline decides.
@@ -8,6 +9,7 @@ import { log } from '../log.js';
 import { SCRIPT_STALL_MS, type PageGuard } from './page-guard.js';
 import { waitForSelector } from './render-failure.js';
 import { settlePage } from './settle-page.js';
+import { takeScreenshot, type Screenshot, type ScreenshotRequest } from './take-screenshot.js';
 
 /** Longest wait for the network to go idle and the DOM to stop changing after DOMContentLoaded. */
 export const SETTLE_CAP_MS = 5000;
@@ -21,11 +23,14 @@ export interface ReadSteps {
   readonly remaining: () => number;
   /** Checked once the document answered: a refused document is refused, not read. */
   readonly checkDocument: (document: Response | undefined) => void;
+  /** Also a screenshot, the last step (take-screenshot.ts). */
+  readonly screenshot?: ScreenshotRequest | undefined;
 }
 
 export interface ReadPage {
   readonly html: string;
   readonly document: Response | undefined;
+  readonly screenshot?: Screenshot;
 }
 
 const STALLED: unique symbol = Symbol('stalled');
@@ -37,7 +42,7 @@ export async function readRendered(
   waitFor: string | undefined,
   steps: ReadSteps,
 ): Promise<ReadPage> {
-  const { bounded, remaining } = steps;
+  const { bounded, remaining, screenshot } = steps;
   let document: Response | undefined;
   page.on('response', (response) => {
     if (response.request().isNavigationRequest() && response.frame() === page.mainFrame()) document = response;
@@ -65,7 +70,8 @@ export async function readRendered(
     if (waitFor !== undefined) await bounded(waitForSelector(page, waitFor, remaining, href));
     const html = await bounded(readDom(page, guard));
     steps.checkDocument(document);
-    return { html, document };
+    if (!screenshot) return { html, document };
+    return { html, document, screenshot: await bounded(takeScreenshot(page, screenshot, href)) };
   } finally {
     watching.abort();
   }

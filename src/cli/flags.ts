@@ -4,7 +4,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { CONFIG_BOUNDS } from '../config.js';
 
-export type Command = 'serve' | 'read' | 'links' | 'map' | 'scrape' | 'crawl' | 'search';
+export type Command = 'serve' | 'read' | 'links' | 'map' | 'scrape' | 'crawl' | 'search' | 'screenshot';
 
 export const COMMANDS: Readonly<Record<Command, { readonly usage: string; readonly summary: string }>> = {
   serve: {
@@ -28,6 +28,10 @@ export const COMMANDS: Readonly<Record<Command, { readonly usage: string; readon
   search: {
     usage: 'search <query>',
     summary: 'search the web (SEARXNG_URL or BRAVE_API_KEY): a numbered list; --read N reads the top N',
+  },
+  screenshot: {
+    usage: 'screenshot <url> -o <file>',
+    summary: 'a PNG or JPEG of the page as headless Chromium draws it, written to the file; its size on stdout',
   },
 };
 
@@ -119,8 +123,38 @@ export const FLAGS = {
     type: 'string',
     value: 'SELECTOR',
     help: 'when rendering, wait until this CSS selector matches',
-    commands: CONTENT_READERS,
+    commands: [...CONTENT_READERS, 'screenshot'],
     argument: 'wait_for',
+  },
+  output: { type: 'string', short: 'o', value: 'FILE', help: 'write the image to FILE', commands: ['screenshot'] },
+  'full-page': {
+    type: 'boolean',
+    help: 'the whole page (cut at 8000 px) instead of the viewport',
+    commands: ['screenshot'],
+    argument: 'full_page',
+  },
+  width: {
+    type: 'string',
+    value: 'N',
+    help: "the viewport's width in CSS px, 320–1920 (default 1280)",
+    commands: ['screenshot'],
+    argument: 'width',
+    integer: { min: 320, max: 1920 },
+  },
+  format: {
+    type: 'string',
+    value: 'png|jpeg',
+    help: 'png (default) or jpeg',
+    commands: ['screenshot'],
+    argument: 'format',
+  },
+  quality: {
+    type: 'string',
+    value: 'N',
+    help: 'JPEG quality, 1–100 (default 80)',
+    commands: ['screenshot'],
+    argument: 'quality',
+    integer: { min: 1, max: 100 },
   },
   'max-links': {
     type: 'string',

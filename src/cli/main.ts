@@ -8,6 +8,7 @@
 // Start-up is what an MCP client waits for before `initialize` is answered, so this file imports only what every
 // command needs; the HTTP transport, the crawl command, the engine's innards, the Redis state and the explain
 // formatter are loaded by the command that uses them (npm run bench:start).
+import { writeFile } from 'node:fs/promises';
 import { resolveConfig, type Config } from '../config.js';
 import { createLazyEngine } from '../engine/lazy-engine.js';
 import { createSharedState, type SharedState } from '../shared-state/shared-state.js';
@@ -106,11 +107,11 @@ async function runOnce(
   operands: readonly string[],
   tool: AnyTool,
   args: Record<string, unknown>,
-  options: { json: boolean; explain?: boolean; maxTokensFlag?: boolean },
+  options: { json: boolean; explain?: boolean; maxTokensFlag?: boolean; imageFile?: string },
 ): Promise<number> {
   const engine = createLazyEngine(config, shared);
   try {
-    const output = await runTool(tool, args, { engine, explain: options.explain ?? false });
+    let output = await runTool(tool, args, { engine, explain: options.explain ?? false });
     // A report of several pages none of which could be read is still the report: on stdout, exit 1.
     if (output.isError && !Array.isArray(output.structured.pages)) {
       const exit = exitCodeOf(output);
@@ -121,6 +122,11 @@ async function runOnce(
       return exit;
     }
     const result = output.data ?? { ...output.structured, text: output.text };
+    const image = output.images?.[0];
+    if (options.imageFile !== undefined && image) {
+      await writeFile(options.imageFile, image.bytes);
+      output = { ...output, text: CLI_SENTENCES.screenshotWritten(output.text, options.imageFile) };
+    }
     if (options.json) {
       await write(process.stdout, JSON.stringify(result, null, 2));
     } else if (output.continuation && output.text.endsWith(output.continuation.notice)) {
@@ -269,6 +275,19 @@ async function runCommand(
     }
     case 'crawl':
       return crawlCommand(config, shared, values, operands);
+    case 'screenshot': {
+      if (values.output === undefined) throw new InvalidArgumentError('--output', CLI_SENTENCES.screenshotNeedsOutput);
+      const args = {
+        url: oneUrl('screenshot', operands),
+        full_page: values['full-page'] ?? false,
+        ...(values.width !== undefined && { width: integerFlag(values, 'width') }),
+        ...(values.format !== undefined && { format: values.format }),
+        ...(values.quality !== undefined && { quality: integerFlag(values, 'quality') }),
+        ...(values['wait-for'] !== undefined && { wait_for: values['wait-for'] }),
+      };
+      const tool = findTool('screenshot')!;
+      return runOnce(config, shared, 'screenshot', operands, tool, args, { json, imageFile: values.output });
+    }
     case 'search': {
       if (operands.length === 0) throw new InvalidArgumentError('query', CLI_SENTENCES.searchNeedsQuery);
       const args = {

@@ -8,6 +8,7 @@ import type { PageDiff } from '../extract/page-diff.js';
 import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';
+import type { Screenshot } from '../browser/index.js';
 import type { RenderOptions, RenderSkipped } from './render-step.js';
 
 /**
@@ -181,6 +182,8 @@ export interface KindFields {
   readonly answer?: QueryAnswer;
   /** With `since`, for a page read `ok`: what changed since the snapshot, and this read's own snapshot. */
   readonly changes?: PageChanges;
+  /** With `screenshot`, for HTML: the rendered page's picture (src/browser/take-screenshot.ts). */
+  readonly screenshot?: Screenshot;
 }
 
 export type PageContent = PageSource &

@@ -130,7 +130,11 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
     const policy = options.render ?? io.renderPolicy;
     const staticRead = { outcome: page.outcome, scriptBuilt: page.scriptBuilt ?? false };
     const attempt = await attemptRender(renderer, url, policy, staticRead, options);
-    if (attempt.loaded) return withSection(await read(url, attempt.loaded, 'html', options), options.section);
+    if (attempt.loaded) {
+      const rendered = await read(url, attempt.loaded, 'html', options);
+      const shot = attempt.screenshot && { screenshot: attempt.screenshot };
+      return withSection({ ...rendered, ...shot }, options.section);
+    }
     return withSection(attempt.skipped ? { ...page, renderSkipped: attempt.skipped } : page, options.section);
   }
 }

@@ -1,7 +1,7 @@
 // Rendering as a step of loading: a page's DOM after its scripts ran, taken as one more snapshot, so the readers,
 // the scraper and the crawl read it exactly as they read a fetched page (issue 13 "Same extraction"). The browser
 // itself, and the guard every one of its requests passes, is src/browser/.
-import type { BrowserRenderer } from '../browser/index.js';
+import type { BrowserRenderer, Screenshot, ScreenshotRequest } from '../browser/index.js';
 import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
 import { carriesCredentials } from '../fetch/credentials.js';
@@ -15,6 +15,10 @@ import { isFresh, type LoadedPage, type LoadOptions } from './load-page.js';
 export const RENDER_ALWAYS_WITH_HEADERS =
   'render "always" cannot be used with headers: a rendered page would not carry them.';
 export const NOT_RENDERED_WITH_HEADERS = 'a read with headers is not rendered (the browser would not carry them)';
+export const SCREENSHOT_WITH_HEADERS =
+  'screenshot cannot be used with headers: the page is drawn by the browser, which would not carry them.';
+export const SCREENSHOT_WITH_RENDER_NEVER =
+  'screenshot cannot be used with render "never": a screenshot is taken by rendering the page in a browser.';
 
 export interface RenderedHtml {
   readonly html: string;
@@ -24,6 +28,8 @@ export interface RenderedHtml {
   /** When the DOM was read; now unless it came from the cache. */
   readonly fetchedAt?: Date;
   readonly fromCache?: boolean;
+  /** When RenderOptions `screenshot` asked for one: always from this render, never from the cache. */
+  readonly screenshot?: Screenshot;
 }
 
 export interface RenderOptions extends LoadOptions {
@@ -31,6 +37,8 @@ export interface RenderOptions extends LoadOptions {
   readonly render?: RenderPolicy;
   /** Wait for this CSS selector to match before the DOM is read (`wait_for`). */
   readonly waitFor?: string;
+  /** Also a screenshot of the rendered page (`screenshot`): the page is rendered whatever `render` says. */
+  readonly screenshot?: ScreenshotRequest;
 }
 
 /**
@@ -66,7 +74,8 @@ export function cachedRenderer(renderer: PageRenderer, cache: PageCache): PageRe
   return {
     async render(url, options) {
       const key = snapshotKey(url, { rendered: { waitFor: options.waitFor } });
-      const hit = await cache.get(key);
+      // A screenshot is of the page now: never answered from the cache, and the DOM it rendered is kept there.
+      const hit = options.screenshot ? undefined : await cache.get(key);
       if (hit && isFresh(hit, options.maxAgeSeconds)) {
         const html = new TextDecoder().decode(hit.body);
         return { html, finalUrl: hit.finalUrl, status: hit.status, fetchedAt: hit.fetchedAt, fromCache: true };
@@ -94,7 +103,8 @@ export interface StaticRead {
 
 /** The rendered snapshot to read instead, or why the static read stands (nothing when it simply does). */
 export type RenderAttempt =
-  { readonly loaded: LoadedPage } | { readonly loaded?: undefined; readonly skipped?: RenderSkipped };
+  | { readonly loaded: LoadedPage; readonly screenshot?: Screenshot }
+  | { readonly loaded?: undefined; readonly skipped?: RenderSkipped };
 
 /**
  * The one rule every tool that renders follows, after its static read of an HTML page: `never` keeps the static
@@ -109,6 +119,7 @@ export async function attemptRender(
   staticRead: StaticRead,
   options: RenderOptions,
 ): Promise<RenderAttempt> {
+  if (options.screenshot) return renderForScreenshot(renderer, url, options);
   if (policy === 'never') return staticRead.outcome === 'needs_js' ? { skipped: { reason: 'off' } } : {};
   if (!shouldRender(policy, staticRead)) return {};
   // The browser would send a page's requests without the caller's headers, or, given them, to every origin: a read
@@ -128,6 +139,23 @@ export async function attemptRender(
     }
     return { skipped: { reason: 'failed', message: error instanceof Error ? error.message : String(error) } };
   }
+}
+
+/**
+ * A screenshot renders the page whatever the static read found (render "never" is the caller's contradiction) and
+ * fails as render "always" does: no browser is BROWSER_MISSING, and a read with credentials is refused, since the
+ * browser would not carry them.
+ */
+async function renderForScreenshot(
+  renderer: PageRenderer,
+  url: string,
+  options: RenderOptions,
+): Promise<RenderAttempt> {
+  // RENDER_JS is only the policy of a call that names none (as render "always" renders under RENDER_JS=never).
+  if (options.render === 'never') throw new InvalidArgumentError('render', SCREENSHOT_WITH_RENDER_NEVER);
+  if (carriesCredentials(options.credentials, url)) throw new InvalidArgumentError('headers', SCREENSHOT_WITH_HEADERS);
+  const rendered = await renderer.render(url, options);
+  return { loaded: renderedSnapshot(url, rendered), ...(rendered.screenshot && { screenshot: rendered.screenshot }) };
 }
 
 /**
@@ -152,9 +180,11 @@ export function browserPageRenderer(config: Config): PageRenderer {
         deadlineMs,
         waitFor: options.waitFor,
         userAgent: options.userAgent,
+        screenshot: options.screenshot,
       });
       // No main-frame document response (a hash route answered from the page itself): the page was there.
-      return { html: result.html, finalUrl: result.finalUrl, status: result.status || 200 };
+      const { html, finalUrl, screenshot } = result;
+      return { html, finalUrl, status: result.status || 200, ...(screenshot && { screenshot }) };
     },
     close: async () => {
       if (browser) await (await browser).close();

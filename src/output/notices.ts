@@ -17,6 +17,8 @@ export { CLI_SENTENCES } from './cli-notices.js';
 export { MANY_SENTENCES } from './many-notices.js';
 // fetch `since`, what changed since an earlier read: src/output/changes-notices.ts.
 export { CHANGES_SENTENCES } from './changes-notices.js';
+// screenshot, and fetch with `screenshot: true`: src/output/screenshot-text.ts.
+export { SCREENSHOT_SENTENCES } from './screenshot-text.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 

@@ -6,6 +6,8 @@ import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { queryShape, sectionArgument, selectOptions, selectShape, sinceArgument } from './select-arguments.js';
 import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
+import { SCREENSHOT_RESULT_SHAPE } from '../output/screenshot-text.js';
+import { DEFAULT_SCREENSHOT, presentScreenshot, withBrowserNeeded } from './screenshot-arguments.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -19,6 +21,11 @@ const inputShape = {
   section: sectionArgument,
   ...queryShape,
   since: sinceArgument,
+  screenshot: booleanArgument(
+    'screenshot',
+    false,
+    'Also a PNG of the page as a browser shows it (the viewport, 1280 px wide): the page is rendered (needs Chromium); the `screenshot` tool has more choices',
+  ),
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -30,11 +37,14 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
     'something on a website, you can combine with the `links` tool to explore a website to find the content you need.',
   tags: ['web', 'fetch', 'markdown'],
   inputShape,
-  outputShape: PAGE_RESULT_SHAPE,
+  outputShape: { ...PAGE_RESULT_SHAPE, screenshot: SCREENSHOT_RESULT_SHAPE.optional() },
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
-  async run(args, { engine, signal, explain }) {
+  async run(args, { engine, signal, explain, keepImage }) {
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args), ...sinceOptions(args) };
-    const page = await engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading });
+    const shot = args.screenshot ? { screenshot: DEFAULT_SCREENSHOT } : {};
+    const page = await withBrowserNeeded(args.url, () =>
+      engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading, ...shot }),
+    );
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,
@@ -44,7 +54,15 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
     });
     const explained = page.explain ? { explain: page.explain } : {};
     const continuation = rendered.continuation && { continuation: rendered.continuation };
-    return { text: rendered.text, structured: structuredPage(page, rendered), ...continuation, ...explained };
+    const structured = structuredPage(page, rendered);
+    if (!args.screenshot) return { text: rendered.text, structured, ...continuation, ...explained };
+    // The page's text as without it, then the image with its line (or the line saying why there is none).
+    const shown = presentScreenshot(page, keepImage);
+    const image = shown.image && { images: [{ ...shown.image, caption: shown.line }] };
+    // Without one, the line goes first: the text may end with its continuation notice.
+    const text = shown.image ? rendered.text : `${shown.line}\n\n${rendered.text}`;
+    const result = { ...structured, ...(shown.result && { screenshot: shown.result }) };
+    return { text, structured: result, ...image, ...continuation, ...explained };
   },
 };
 

@@ -9,6 +9,7 @@ import { linksTool } from './links-tool.js';
 import { mapTool } from './map-tool.js';
 import { readManyTool } from './read-many-tool.js';
 import { readUrlTool } from './read-url-tool.js';
+import { screenshotTool } from './screenshot-tool.js';
 import { searchTool } from './search-tool.js';
 import type { ToolDefinition } from './types.js';
 import { webScraperTool } from './web-scraper-tool.js';
@@ -29,13 +30,26 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   mapTool,
   readManyTool,
   searchTool,
+  screenshotTool,
 ];
 
 export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   // search is listed only when a provider is configured (ToolDefinition.offered).
   default: ['fetch', 'links', 'crawl', 'search'],
   'url-reader': ['read_url', 'crawl', 'extract_links'],
-  all: ['fetch', 'links', 'web', 'read_url', 'crawl', 'extract_links', 'web_scraper', 'map', 'read_many', 'search'],
+  all: [
+    'fetch',
+    'links',
+    'web',
+    'read_url',
+    'crawl',
+    'extract_links',
+    'web_scraper',
+    'map',
+    'read_many',
+    'search',
+    'screenshot',
+  ],
   explore: ['fetch', 'links', 'map', 'crawl'],
   // Search, read the results that look right, read more of one: search is left out without a provider.
   research: ['search', 'read_many', 'fetch', 'links'],

@@ -56,6 +56,28 @@ export interface ToolContext {
    * value for all its calls. Absent: the call is a caller of its own.
    */
   readonly caller?: Caller;
+  /**
+   * Keeps an image the call returns where the HTTP server serves it for a while (screenshots), and gives its URL;
+   * absent where nothing serves one (stdio, the CLI, the library).
+   */
+  readonly keepImage?: ImageKeeper;
+}
+
+/** Where a front door keeps images it serves: the URL of the copy, or undefined when it keeps none. */
+export interface ImageKeeper {
+  keep(image: { readonly bytes: Uint8Array; readonly mimeType: string }): string | undefined;
+  /** How long a kept image is served. */
+  readonly keptMinutes: number;
+}
+
+/** An image a tool returns beside its text (MCP `image` content; a `resource_link` when it has a link). */
+export interface ToolImage {
+  readonly bytes: Uint8Array;
+  readonly mimeType: string;
+  /** Where the HTTP server serves it (ImageKeeper). */
+  readonly link?: string;
+  /** A line said after the image (its size), when the tool's text is about something else (fetch's page). */
+  readonly caption?: string;
 }
 
 export interface ToolOutput {
@@ -74,6 +96,8 @@ export interface ToolOutput {
   readonly continuation?: Continuation;
   /** With ToolContext `explain`, from a tool that read one page (fetch): extraction's decisions on it. */
   readonly explain?: readonly ExplainEntry[];
+  /** Images beside the text (a screenshot): MCP image content; the JSON API and the CLI use their links or bytes. */
+  readonly images?: readonly ToolImage[];
 }
 
 export interface ToolDefinition<Shape extends z.ZodRawShape = z.ZodRawShape> {

@@ -11,6 +11,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_LIST_TTL_MS } from '../../src/server-modern.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
+import { TEST_BROWSER_PATH } from '../browser-available.js';
 import { startTestHttpServer, type TestHttpServer } from '../http/http-harness.js';
 import { addSearchProviders } from '../search-providers.js';
 import { useFixtureServer } from '../use-fixture-server.js';
@@ -60,6 +61,11 @@ const CALLS: Record<string, { args: (url: (path: string) => string) => Record<st
   map: { args: (url) => ({ url: url('/docs/') }), says: /3 URLs found/ },
   read_many: { args: (url) => ({ urls: [url('/docs/a'), url('/docs/b')] }), says: /## \[2\/2\].*Docs B/s },
   search: { args: () => ({ query: 'docs', read: 1 }), says: /1 result for ..docs.. \(SearXNG\).*Docs C/s },
+  // Image content, and over HTTP a resource_link too: both SDKs' clients accept them (needs Chromium, as CI has).
+  screenshot: {
+    args: (url) => ({ url: url('/site'), width: 320 }),
+    says: /"type":"image","data":"iVBOR[^"]+","mimeType":"image\/png"/,
+  },
 };
 
 interface AnyClient {
@@ -81,6 +87,7 @@ const env = () => ({
   PER_DOMAIN_INTERVAL: '0',
   RESPECT_ROBOTS: 'never',
   SEARXNG_URL: searxng.url('/'),
+  ...(TEST_BROWSER_PATH && { CHROMIUM_PATH: TEST_BROWSER_PATH }),
 });
 const stdioParams = () => ({
   command: process.execPath,
@@ -134,7 +141,7 @@ const CASES = [
   { era: '2025', transport: 'http', open: () => legacyClient('http', http!.mcpUrl) },
 ] as const;
 
-describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
+describe.each(CASES)('a $era client over $transport', ({ era, transport, open }) => {
   let client: AnyClient | undefined;
   beforeAll(async () => {
     client = await open();
@@ -167,6 +174,8 @@ describe.each(CASES)('a $era client over $transport', ({ era, open }) => {
     expect(text).toMatch(CALLS[name]!.says);
     // The crawl reports each page it reads.
     if (name === 'crawl') expect(progress.length).toBeGreaterThanOrEqual(4);
+    // Over HTTP the screenshot is served too: a resource_link to it.
+    if (name === 'screenshot') expect(text.includes('"type":"resource_link"')).toBe(transport === 'http');
     // Its structured result, which the client has checked against the tool's outputSchema (web_scraper's status is
     // its seed's HTTP status).
     expect(result.structuredContent).toMatchObject({ status: name === 'web_scraper' ? 200 : 'ok' });

@@ -51,6 +51,7 @@ describe('queue', () => {
       'web_scraper',
       'map',
       'read_many',
+      'screenshot',
     ]);
   });
 

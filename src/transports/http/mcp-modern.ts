@@ -23,6 +23,7 @@ import { createModernTasks } from '../../server-modern-tasks.js';
 import { createMemoryTaskStore } from '../../shared-state/task-store.js';
 import type { SharedState } from '../../shared-state/shared-state.js';
 import type { AnyTool } from '../../tools/registry.js';
+import type { ImageKeeper } from '../../tools/types.js';
 import type { GracefulStop } from '../graceful-stop.js';
 import { readRpcBody, type McpSessions } from './mcp-sessions.js';
 
@@ -36,6 +37,8 @@ export interface McpEndpoint {
 export interface McpEndpointOptions {
   readonly graceful: GracefulStop;
   readonly sharedState?: SharedState;
+  /** Where the server keeps the screenshots it serves (image-store.ts). */
+  readonly keepImage?: ImageKeeper;
 }
 
 export function createMcpEndpoint(
@@ -56,6 +59,7 @@ export function createMcpEndpoint(
       createModernMcpServer(engine, tools, {
         stopSignal: options.graceful.stopSignal,
         resumeStore: options.sharedState?.resumeStore,
+        keepImage: options.keepImage,
         tasks,
       }),
     { legacy: 'reject', onerror, maxRequestBodySize: config.httpMaxBodyBytes },

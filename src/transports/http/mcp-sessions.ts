@@ -33,6 +33,7 @@ import { SESSION_STORE_UNREACHABLE, type McpSessionFacts } from '../../shared-st
 import type { McpSessionSharing, SharedState } from '../../shared-state/shared-state.js';
 import type { SessionSignal } from '../../shared-state/redis-cancel-bus.js';
 import type { AnyTool } from '../../tools/registry.js';
+import type { ImageKeeper } from '../../tools/types.js';
 import type { GracefulStop } from '../graceful-stop.js';
 import { readBody } from './guard.js';
 import { HttpError } from './http-error.js';
@@ -67,6 +68,8 @@ export interface McpSessionsOptions {
   readonly sessionIdleMs?: number;
   /** How long a call whose response stream closed early keeps running; at most DISCONNECT_GRACE_MS. */
   readonly disconnectGraceMs?: number;
+  /** Where the server keeps the screenshots it serves (image-store.ts). */
+  readonly keepImage?: ImageKeeper;
 }
 
 export interface McpSessions {
@@ -244,6 +247,7 @@ export function createMcpSessions(
       stopSignal: graceful.stopSignal,
       clientLogLevel: logLevel,
       resumeStore: options.sharedState?.resumeStore,
+      keepImage: options.keepImage,
     });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -32,6 +32,7 @@ import { createMcpEndpoint } from './mcp-modern.js';
 import { createMcpSessions } from './mcp-sessions.js';
 import { httpMetrics } from './metrics.js';
 import { createToolsApi } from './tools-api.js';
+import { createImageStore, IMAGE_ROUTE } from './image-store.js';
 
 /** Defaults a deployment rarely changes; tests shorten them. */
 export interface HttpServerOptions {
@@ -120,15 +121,24 @@ export async function startHttpServer(
   // Shutdown: stopSignal to every call at once, cancelSignal to JSON API calls still running after the grace
   // period (MCP calls are cancelled by closing their sessions). Counts POSTs in flight, MCP and JSON API alike.
   const graceful = new GracefulStop();
+  // Screenshots served for a while at GET /screenshots/<name>, linked from the answers that carry them.
+  let baseUrl = '';
+  const images = createImageStore(() => baseUrl);
   const sessions = createMcpSessions(config, engine, tools, {
     graceful,
+    keepImage: images,
     sharedState: options.sharedState,
     sessionIdleMs: options.sessionIdleMs,
     disconnectGraceMs: options.disconnectGraceMs,
   });
-  const mcp = createMcpEndpoint(config, engine, tools, sessions, { graceful, sharedState: options.sharedState });
+  const mcp = createMcpEndpoint(config, engine, tools, sessions, {
+    graceful,
+    sharedState: options.sharedState,
+    keepImage: images,
+  });
   const toolsApi = createToolsApi(config, engine, options.apiTools ?? offeredTools(ALL_TOOLS, config), graceful, {
     resumeStore: options.sharedState?.resumeStore,
+    keepImage: images,
   });
   const metrics = httpMetrics();
   // Sockets accepted past the connection cap: their requests are answered 503 and the socket closed.
@@ -163,7 +173,9 @@ export async function startHttpServer(
             ? '/tools/{name}'
             : path === '/metrics'
               ? '/metrics'
-              : quoteInput(path);
+              : path.startsWith(IMAGE_ROUTE)
+                ? '/screenshots/{name}'
+                : quoteInput(path);
     // Ending a session frees what the cap protects, so a DELETE passes even on a socket past the cap: a client
     // cleaning up under load must not strand its session.
     if (overCap && !(method === 'DELETE' && entry.route === '/mcp')) {
@@ -194,6 +206,19 @@ export async function startHttpServer(
       entry.tool = quoteInput(name);
       return toolsApi.callTool(name, req, res);
     }
+    if (entry.route === '/screenshots/{name}') {
+      allow('GET, HEAD');
+      const image = images.get(path.slice(IMAGE_ROUTE.length));
+      if (!image)
+        throw new HttpError(404, 'No such screenshot: screenshots are kept for a few minutes after the call.');
+      res.writeHead(200, {
+        'content-type': image.mimeType,
+        'content-length': String(image.bytes.byteLength),
+        'cache-control': 'private, max-age=600',
+      });
+      res.end(method === 'HEAD' ? undefined : image.bytes);
+      return;
+    }
     if (entry.route === '/metrics') {
       allow('GET, HEAD');
       const text = await metrics.render();
@@ -207,7 +232,7 @@ export async function startHttpServer(
     }
     throw new HttpError(
       404,
-      `No route ${quoteInput(path)}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz, GET /metrics.`,
+      `No route ${quoteInput(path)}. Routes: /mcp, GET /tools, POST /tools/{name}, GET /healthz, GET /metrics, GET /screenshots/{name}.`,
     );
   }
 
@@ -282,6 +307,7 @@ export async function startHttpServer(
   const { port } = httpServer.address() as AddressInfo;
   const hostInUrl = isWildcardHost(config.httpHost) ? '127.0.0.1' : config.httpHost;
   const url = `http://${hostInUrl.includes(':') && !hostInUrl.startsWith('[') ? `[${hostInUrl}]` : hostInUrl}:${port}`;
+  baseUrl = url;
 
   const stopExpiry = sessions.expireIdle();
   warmForServing(engine);

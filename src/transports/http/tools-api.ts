@@ -12,6 +12,7 @@ import { quoteInput } from '../../quote.js';
 import { inputJsonSchema } from '../../server.js';
 import type { AnyTool } from '../../tools/registry.js';
 import { runTool } from '../../tools/run-tool.js';
+import type { ImageKeeper } from '../../tools/types.js';
 import type { GracefulStop } from '../graceful-stop.js';
 import { readBody } from './guard.js';
 import { HttpError, sendJson } from './http-error.js';
@@ -41,7 +42,7 @@ export function createToolsApi(
   engine: Engine,
   apiTools: readonly AnyTool[],
   graceful: GracefulStop,
-  { resumeStore }: { readonly resumeStore?: ResumeStore } = {},
+  { resumeStore, keepImage }: { readonly resumeStore?: ResumeStore; readonly keepImage?: ImageKeeper } = {},
 ): ToolsApi {
   function listTools(): ToolListing[] {
     return apiTools.map((tool) => ({
@@ -87,6 +88,7 @@ export function createToolsApi(
       resumeStore,
       frontDoor: 'api',
       signal: controller.signal,
+      keepImage,
       stopSignal: graceful.stopSignal,
       onContinueFrom: (id) => sendContinueFrom(res, id),
     }).finally(() => graceful.cancelSignal.removeEventListener('abort', onShutdownCancel));
