@@ -15,18 +15,19 @@
 //   time-out, so a render with a short deadline cannot fail the launch for others.
 //
 // The order of a render: check the URL (the fetcher's check) → find a browser → wait for a slot (RENDER_CONCURRENCY)
-// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, the DOM).
+// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, `actions`, the DOM).
 import type { Browser, BrowserContext } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
-import { FetchError, SecurityError, TimeoutError } from '../errors.js';
+import { FetchError, TimeoutError } from '../errors.js';
 import { checkUrl, deadlineSignal } from '../fetch/index.js';
 import { log, runOutsideCalls } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
 import { findBrowser, noBrowserHint } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
-import { guardPage, type PageGuard } from './page-guard.js';
+import type { ActionResult, PageAction } from './page-actions.js';
+import { guardPage, sleep, type PageGuard } from './page-guard.js';
 import { readRendered } from './read-rendered.js';
-import { renderFailure } from './render-failure.js';
+import { refusedError, renderFailure, tooLarge } from './render-failure.js';
 import { createRenderSlots } from './render-slots.js';
 import { trackMutations } from './settle-page.js';
 
@@ -47,6 +48,8 @@ export interface RenderOptions {
   readonly maxBytes?: number | undefined;
   /** The page's User-Agent (the crawler's own, for a crawl); else USER_AGENT, or a Chrome-like one by default. */
   readonly userAgent?: string | undefined;
+  /** Done to the page, in order, after `waitFor` and before its DOM is read (checked before: page-actions.ts). */
+  readonly actions?: readonly PageAction[] | undefined;
 }
 
 export interface RenderResult {
@@ -62,6 +65,8 @@ export interface RenderResult {
   /** Connections the proxy refused (private addresses) while rendering, and the first few of them. */
   readonly refusedCount: number;
   readonly refusedTargets: readonly string[];
+  /** With `actions`: what became of each, in order. */
+  readonly actions?: readonly ActionResult[];
 }
 
 export interface BrowserRenderer {
@@ -100,11 +105,6 @@ interface Attempt {
   session?: EgressSession;
   pageCrashed: boolean;
 }
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, Math.max(0, ms)).unref();
-  });
 
 /** The browser exited or was killed (its 'disconnected' may come after the failure it caused). */
 const gone = (entry: RunningBrowser) => entry.dead || !entry.launched.browser.isConnected();
@@ -256,13 +256,20 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           if (other !== page) other.close().catch(() => {});
         });
         guard = await bounded(guardPage(context, page));
-        const { html, document } = await readRendered(page, guard, href, options.waitFor, {
-          bounded,
-          remaining,
-          checkDocument: (document) => {
-            if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
+        const { html, document, actions } = await readRendered(
+          page,
+          guard,
+          href,
+          options.waitFor,
+          {
+            bounded,
+            remaining,
+            checkDocument: (document) => {
+              if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
+            },
           },
-        });
+          options.actions,
+        );
         if (session.overLimit) throw tooLarge(href, session);
         if (session.refusedCount > 0) {
           log(
@@ -278,6 +285,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           downloadedBytes: session.downloadedBytes,
           refusedCount: session.refusedCount,
           refusedTargets: [...session.refusedTargets],
+          ...(actions && { actions }),
         };
       } finally {
         // In the background: the caller has its answer (or its error at the deadline) now. The slot is free now
@@ -377,24 +385,4 @@ async function newContext(
   );
   await trackMutations(context);
   return context;
-}
-
-function tooLarge(url: string, session: EgressSession): FetchError {
-  return new FetchError(
-    'RESPONSE_TOO_LARGE',
-    url,
-    `Rendering ${url} downloaded more than ${session.maxBytes} bytes, the render limit; ` +
-      'raise RENDER_MAX_SIZE to render larger pages, or read the page without rendering.',
-  );
-}
-
-function refusedError(url: string, session: EgressSession, hostPort: string): SecurityError {
-  const why =
-    session.refusedTargets.find((target) => target.startsWith(`${hostPort} `)) ?? session.refusedTargets[0] ?? hostPort;
-  return new SecurityError(
-    'PRIVATE_ADDRESS',
-    url,
-    `Refusing to render ${url}: ${why}. Only public internet addresses can be fetched. If this host is meant ` +
-      `to be reachable (e.g. a local test server), add its host:port to ALLOW_PRIVATE_HOSTS.`,
-  );
 }

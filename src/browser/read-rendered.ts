@@ -1,12 +1,14 @@
 // One page from navigation to its DOM: navigate (DOMContentLoaded) → settle (network idle, then the DOM quiet,
-// capped) → optional `waitFor` selector → the DOM serialised. A page whose script holds the main thread for
+// capped) → optional `waitFor` selector → optional `actions` (run-actions.ts) → the DOM serialised. A page whose script holds the main thread for
 // SCRIPT_STALL_MS (`while (true) {}`, in the document or in a timer) does not hold the render to its deadline: the
 // script is ended (page-guard.ts) and the DOM it had written is read — its content, by the call's deadline. A page
 // that starts spinning again as it is read is ended again, a few times, then the deadline decides.
 import type { Page, Response } from 'playwright-core';
 import { log } from '../log.js';
+import type { ActionResult, PageAction } from './page-actions.js';
 import { SCRIPT_STALL_MS, type PageGuard } from './page-guard.js';
 import { waitForSelector } from './render-failure.js';
+import { runActions } from './run-actions.js';
 import { settlePage } from './settle-page.js';
 
 /** Longest wait for the network to go idle and the DOM to stop changing after DOMContentLoaded. */
@@ -26,6 +28,8 @@ export interface ReadSteps {
 export interface ReadPage {
   readonly html: string;
   readonly document: Response | undefined;
+  /** What became of each of `actions`, in order. */
+  readonly actions?: readonly ActionResult[];
 }
 
 const STALLED: unique symbol = Symbol('stalled');
@@ -36,6 +40,7 @@ export async function readRendered(
   href: string,
   waitFor: string | undefined,
   steps: ReadSteps,
+  actions?: readonly PageAction[],
 ): Promise<ReadPage> {
   const { bounded, remaining } = steps;
   let document: Response | undefined;
@@ -63,9 +68,10 @@ export async function readRendered(
     }
     steps.checkDocument(document);
     if (waitFor !== undefined) await bounded(waitForSelector(page, waitFor, remaining, href));
+    const done = actions && (await runActions(page, guard, actions, steps));
     const html = await bounded(readDom(page, guard));
     steps.checkDocument(document);
-    return { html, document };
+    return { html, document, ...(done && { actions: done }) };
   } finally {
     watching.abort();
   }

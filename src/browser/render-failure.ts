@@ -2,7 +2,8 @@
 // what happened and what to do. The deadline, cancellation, the byte cap and a refused address are decided by
 // browser-renderer.ts before it gets here.
 import type { Page } from 'playwright-core';
-import { FetchError, TimeoutError, WebReaderError, errorMessage } from '../errors.js';
+import { FetchError, SecurityError, TimeoutError, WebReaderError, errorMessage } from '../errors.js';
+import type { EgressSession } from './egress-proxy.js';
 
 /** The first line of a Playwright message, without its call log, bounded. */
 function firstLine(error: unknown): string {
@@ -83,4 +84,26 @@ export async function waitForSelector(
     }
     throw error;
   }
+}
+
+/** The render's downloads passed its byte cap (RENDER_MAX_SIZE). */
+export function tooLarge(url: string, session: EgressSession): FetchError {
+  return new FetchError(
+    'RESPONSE_TOO_LARGE',
+    url,
+    `Rendering ${url} downloaded more than ${session.maxBytes} bytes, the render limit; ` +
+      'raise RENDER_MAX_SIZE to render larger pages, or read the page without rendering.',
+  );
+}
+
+/** The page itself, or its redirect, is at an address the guard refuses. */
+export function refusedError(url: string, session: EgressSession, hostPort: string): SecurityError {
+  const why =
+    session.refusedTargets.find((target) => target.startsWith(`${hostPort} `)) ?? session.refusedTargets[0] ?? hostPort;
+  return new SecurityError(
+    'PRIVATE_ADDRESS',
+    url,
+    `Refusing to render ${url}: ${why}. Only public internet addresses can be fetched. If this host is meant ` +
+      `to be reachable (e.g. a local test server), add its host:port to ALLOW_PRIVATE_HOSTS.`,
+  );
 }

@@ -9,6 +9,7 @@ import type { ContentKind } from '../formats/sniff.js';
 import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';
 import type { RenderOptions, RenderSkipped } from './render-step.js';
+import type { ActionResult } from '../browser/page-actions.js';
 
 /**
  * What the caller reads of an HTML page: its main content (`article`, the default), its links with their text
@@ -181,6 +182,8 @@ export interface KindFields {
   readonly answer?: QueryAnswer;
   /** With `since`, for a page read `ok`: what changed since the snapshot, and this read's own snapshot. */
   readonly changes?: PageChanges;
+  /** With `actions`, for a rendered HTML page: what became of each action, in order (src/browser/run-actions.ts). */
+  readonly actions?: readonly ActionResult[];
 }
 
 export type PageContent = PageSource &

@@ -2,6 +2,7 @@
 // the scraper and the crawl read it exactly as they read a fetched page (issue 13 "Same extraction"). The browser
 // itself, and the guard every one of its requests passes, is src/browser/.
 import type { BrowserRenderer } from '../browser/index.js';
+import type { ActionResult, PageAction } from '../browser/page-actions.js';
 import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
 import { carriesCredentials } from '../fetch/credentials.js';
@@ -15,6 +16,10 @@ import { isFresh, type LoadedPage, type LoadOptions } from './load-page.js';
 export const RENDER_ALWAYS_WITH_HEADERS =
   'render "always" cannot be used with headers: a rendered page would not carry them.';
 export const NOT_RENDERED_WITH_HEADERS = 'a read with headers is not rendered (the browser would not carry them)';
+export const ACTIONS_WITH_HEADERS =
+  'actions cannot be used with headers: actions run in a browser, which would not carry them. Call again without one of them.';
+export const ACTIONS_WITH_RENDER_NEVER =
+  'actions run in a browser: they cannot be used with render "never". Call again without render, or without actions.';
 
 export interface RenderedHtml {
   readonly html: string;
@@ -24,6 +29,8 @@ export interface RenderedHtml {
   /** When the DOM was read; now unless it came from the cache. */
   readonly fetchedAt?: Date;
   readonly fromCache?: boolean;
+  /** With `actions`: what became of each, in order. */
+  readonly actions?: readonly ActionResult[];
 }
 
 export interface RenderOptions extends LoadOptions {
@@ -31,6 +38,8 @@ export interface RenderOptions extends LoadOptions {
   readonly render?: RenderPolicy;
   /** Wait for this CSS selector to match before the DOM is read (`wait_for`). */
   readonly waitFor?: string;
+  /** Done to the rendered page, in order, after `waitFor` and before its DOM is read (`actions`); a read with them renders. */
+  readonly actions?: readonly PageAction[];
 }
 
 /**
@@ -60,11 +69,13 @@ export function renderedSnapshot(url: string, rendered: RenderedHtml): LoadedPag
  * Rendered snapshots kept in the page cache like fetched ones, for CACHE_TTL and within a call's `max_age`: a
  * continuation (`start_index`) reads the same DOM, and a second read of a JavaScript page costs no second render.
  * The key (fetch/page-cache.ts snapshotKey) keeps the URL's fragment and `wait_for`. A read that carries credentials
- * never renders, so no credentialed page is kept here.
+ * never renders, so no credentialed page is kept here. A read with `actions` is neither served nor kept: its DOM is
+ * what its own actions made, and its report is of this run.
  */
 export function cachedRenderer(renderer: PageRenderer, cache: PageCache): PageRenderer {
   return {
     async render(url, options) {
+      if (hasActions(options)) return renderer.render(url, options);
       const key = snapshotKey(url, { rendered: { waitFor: options.waitFor } });
       const hit = await cache.get(key);
       if (hit && isFresh(hit, options.maxAgeSeconds)) {
@@ -94,7 +105,24 @@ export interface StaticRead {
 
 /** The rendered snapshot to read instead, or why the static read stands (nothing when it simply does). */
 export type RenderAttempt =
-  { readonly loaded: LoadedPage } | { readonly loaded?: undefined; readonly skipped?: RenderSkipped };
+  | { readonly loaded: LoadedPage; readonly actions?: readonly ActionResult[] }
+  | { readonly loaded?: undefined; readonly skipped?: RenderSkipped };
+
+/** Whether a read has actions to run (an empty list is none). */
+export const hasActions = (options: RenderOptions): boolean => (options.actions?.length ?? 0) > 0;
+
+/**
+ * `actions` are checked before anything is fetched: each one (page-actions.ts, again for the library's callers that
+ * skip the tools' schemas), and with the other arguments — they need a browser, so not with render "never", and the
+ * browser would send the page's requests without the caller's headers, so not with headers (as render "always").
+ */
+export async function assertActionOptions(url: string, options: RenderOptions): Promise<void> {
+  if (options.actions === undefined) return;
+  (await import('../browser/check-actions.js')).parseActions(options.actions);
+  if (!hasActions(options)) return;
+  if (options.render === 'never') throw new InvalidArgumentError('actions', ACTIONS_WITH_RENDER_NEVER);
+  if (carriesCredentials(options.credentials, url)) throw new InvalidArgumentError('actions', ACTIONS_WITH_HEADERS);
+}
 
 /**
  * The one rule every tool that renders follows, after its static read of an HTML page: `never` keeps the static
@@ -120,7 +148,8 @@ export async function attemptRender(
     return { skipped: { reason: 'failed', message: NOT_RENDERED_WITH_HEADERS } };
   }
   try {
-    return { loaded: renderedSnapshot(url, await renderer.render(url, options)) };
+    const rendered = await renderer.render(url, options);
+    return { loaded: renderedSnapshot(url, rendered), ...(rendered.actions && { actions: rendered.actions }) };
   } catch (error) {
     if (policy === 'always' || options.signal?.aborted) throw error;
     if (error instanceof FetchError && error.code === 'BROWSER_MISSING') {
@@ -152,9 +181,11 @@ export function browserPageRenderer(config: Config): PageRenderer {
         deadlineMs,
         waitFor: options.waitFor,
         userAgent: options.userAgent,
+        ...(hasActions(options) && { actions: options.actions }),
       });
       // No main-frame document response (a hash route answered from the page itself): the page was there.
-      return { html: result.html, finalUrl: result.finalUrl, status: result.status || 200 };
+      const { html, finalUrl, actions } = result;
+      return { html, finalUrl, status: result.status || 200, ...(actions && { actions }) };
     },
     close: async () => {
       if (browser) await (await browser).close();

@@ -17,6 +17,8 @@ export { CLI_SENTENCES } from './cli-notices.js';
 export { MANY_SENTENCES } from './many-notices.js';
 // fetch `since`, what changed since an earlier read: src/output/changes-notices.ts.
 export { CHANGES_SENTENCES } from './changes-notices.js';
+// `actions`, what was done to the rendered page before it was read: src/output/actions-notices.ts.
+export { ACTION_SENTENCES } from './actions-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
