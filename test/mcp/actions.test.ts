@@ -3,6 +3,8 @@
 // search box typed into and submitted with Enter, a selector that matches nothing reported while the page is read as
 // it is; bad actions, actions with headers and actions with render "never" refused before anything is fetched; no
 // browser, BROWSER_MISSING with the install line.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeWithBrowser, SLOW_MACHINE_RENDER_TIMEOUT } from '../browser-available.js';
 import type { FixtureServer } from '../fixture-server.js';
@@ -124,19 +126,19 @@ describeWithBrowser('actions before reading, over MCP, with Chromium', (browserP
     });
   });
 
-  it('a selector that matches nothing is reported and does not fail the read: the page is read as it is', async () => {
-    const result = await session.call('fetch', {
-      url: server.url('/load-more'),
-      actions: [{ click: '#no-such-button' }, { click: '#more' }],
-    });
+  it('README "Actions": a selector that matches nothing is reported and the page is read as it is, as shown', async () => {
+    const readme = readFileSync(fileURLToPath(new URL('../../README.md', import.meta.url)), 'utf8');
+    const shown = /<!-- actions-example:[^\n]*-->\s*```json\n(.*)\n```\s*```text\n([\s\S]*?)\n```/.exec(readme);
+    expect(shown).not.toBeNull();
+    const local = (text: string) => text.replaceAll('https://example.com/ledger', server.url('/load-more'));
+    const result = await session.call('fetch', JSON.parse(local(shown![1]!)) as Record<string, unknown>);
     expect(result.isError).toBeFalsy();
-    expect(result.text).toContain('1. click #no-such-button: not found: nothing matched the selector within 5 s');
-    expect(result.text).toContain('2. click #more: done');
+    expect(result.text.startsWith(local(shown![2]!))).toBe(true);
     expect(result.text).toContain('Second batch item 3');
     expect(result.structuredContent).toMatchObject({
       actions: [
-        { action: 'click', status: 'not_found' },
-        { action: 'click', status: 'done' },
+        { action: 'click', target: '#accept-cookies', status: 'not_found' },
+        { action: 'click', target: '#more', status: 'done' },
       ],
     });
   });
