@@ -20,6 +20,8 @@ const items = (batch: string, count: number) =>
 const LOAD_MORE =
   `<!doctype html><html><head><title>Harbour ledger</title></head><body><main><article><h1>Harbour ledger</h1>` +
   `<p>${LONG}</p><ul id="list">${items('First', 3)}</ul><button id="more">Load more</button></article></main>` +
+  `<button id="hidden" style="display: none">Hidden</button><button id="spin">Spin</button>` +
+  `<script>document.getElementById('spin').onclick = () => { while (true) {} };</script>` +
   `<script>document.getElementById('more').addEventListener('click', async () => {` +
   `const html = await (await fetch('/load-more/batch')).text();` +
   `document.getElementById('list').insertAdjacentHTML('beforeend', html); });</script></body></html>`;
@@ -141,6 +143,37 @@ describeWithBrowser('actions before reading, over MCP, with Chromium', (browserP
         { action: 'click', target: '#more', status: 'done' },
       ],
     });
+  });
+
+  it('a click on an element that is there but hidden is timed_out, and the next action runs', async () => {
+    const result = await session.call('fetch', {
+      url: server.url('/load-more'),
+      actions: [{ click: '#hidden' }, { click: '#more' }],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      actions: [
+        { action: 'click', target: '#hidden', status: 'timed_out' },
+        { action: 'click', target: '#more', status: 'done' },
+      ],
+    });
+    expect(result.text).toContain('1. click #hidden: timed out');
+    expect(result.text).toContain('Second batch item 3');
+  });
+
+  it('a click whose handler never returns is timed_out; its script is ended and the next action runs', async () => {
+    const result = await session.call('fetch', {
+      url: server.url('/load-more'),
+      actions: [{ click: '#spin' }, { click: '#more' }],
+    });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({
+      actions: [
+        { action: 'click', target: '#spin', status: 'timed_out' },
+        { action: 'click', target: '#more', status: 'done' },
+      ],
+    });
+    expect(result.text).toContain('Second batch item 3');
   });
 
   it('bad actions are refused before anything is fetched, naming the action by its index', async () => {
