@@ -86,6 +86,18 @@ describeWithBrowser('actions before reading, over MCP, with Chromium', (browserP
     expect(server.hits('/load-more/batch')).toBe(1);
   });
 
+  it('a read with actions is neither served from nor kept in the page cache', async () => {
+    const batches = server.hits('/load-more/batch');
+    const args = { url: server.url('/load-more'), actions: [{ click: '#more' }] };
+    expect((await session.call('fetch', args)).text).toContain('Second batch item 3');
+    expect((await session.call('fetch', args)).structuredContent).toMatchObject({ from_cache: false });
+    expect(server.hits('/load-more/batch')).toBe(batches + 2);
+    // A plain render of the same page is the page as served, not the one the actions made.
+    const plain = await session.call('fetch', { url: server.url('/load-more'), render: 'always' });
+    expect(plain.structuredContent).toMatchObject({ rendered: true });
+    expect(plain.text).not.toContain('Second batch item');
+  });
+
   it('read_url and web_scraper take the same actions and report them', async () => {
     const read = await session.call('read_url', { url: server.url('/load-more'), actions: [{ click: '#more' }] });
     expect(read.text).toContain('Second batch item 2');
