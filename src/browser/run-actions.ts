@@ -60,12 +60,13 @@ function trackRequests(page: Page) {
   };
 }
 
-/** The page's height and element count: what an endless list grows. */
+/** Scrolls to the bottom; the page's height and element count before new content, what an endless list grows. */
 const SCROLL_TO_BOTTOM = () => {
   const root = document.scrollingElement ?? document.documentElement;
   window.scrollTo(0, root.scrollHeight);
   return `${root.scrollHeight} ${document.getElementsByTagName('*').length}`;
 };
+/** The page's height and element count now. */
 const PAGE_SIZE = () => {
   const root = document.scrollingElement ?? document.documentElement;
   return `${root.scrollHeight} ${document.getElementsByTagName('*').length}`;
@@ -132,12 +133,13 @@ export async function runActions(
     let scrolls = 0;
     while (scrolls < times) {
       if (budget() <= 0) return { status: 'timed_out', scrolls };
-      const before = await bounded(capped(page.evaluate(SCROLL_TO_BOTTOM), ACTION_TIMEOUT_MS));
+      const time = Math.min(ACTION_TIMEOUT_MS, budget());
+      const before = await bounded(capped(page.evaluate(SCROLL_TO_BOTTOM), time));
       if (before === TIMED_OUT) return { status: 'timed_out', scrolls };
       scrolls++;
       await settle();
       if (how !== 'until_stable') continue;
-      const after = await bounded(capped(page.evaluate(PAGE_SIZE), ACTION_TIMEOUT_MS));
+      const after = await bounded(capped(page.evaluate(PAGE_SIZE), Math.max(1, Math.min(ACTION_TIMEOUT_MS, budget()))));
       if (after === TIMED_OUT) return { status: 'timed_out', scrolls };
       if (after === before) break;
     }

@@ -157,19 +157,21 @@ describeWithBrowser('actions before reading, over MCP, with Chromium', (browserP
     });
   });
 
-  it('a click on an element that is there but hidden is timed_out, and the next action runs', async () => {
+  it('typing into a button fails, a click on a hidden element times out; each is reported and the next runs', async () => {
     const result = await session.call('fetch', {
       url: server.url('/load-more'),
-      actions: [{ click: '#hidden' }, { click: '#more' }],
+      actions: [{ type: '#more', text: 'x' }, { click: '#hidden' }, { click: '#more' }],
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({
       actions: [
+        { action: 'type', target: '#more', status: 'failed' },
         { action: 'click', target: '#hidden', status: 'timed_out' },
         { action: 'click', target: '#more', status: 'done' },
       ],
     });
-    expect(result.text).toContain('1. click #hidden: timed out');
+    expect(result.text).toContain('1. type #more: failed: the browser could not do it');
+    expect(result.text).toContain('2. click #hidden: timed out');
     expect(result.text).toContain('Second batch item 3');
   });
 
