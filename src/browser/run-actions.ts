@@ -89,7 +89,7 @@ export async function runActions(
     while (Date.now() < until) {
       if (requests.count() > 0) quietSince = Date.now();
       else if (Date.now() - quietSince >= NETWORK_QUIET_MS) break;
-      await bounded(sleep(50));
+      await sleep(50); // at most SETTLE_AFTER_ACTION_MS in all; the settle below is bounded
     }
     await bounded(settlePage(page, Math.max(0, until - Date.now())));
   }
