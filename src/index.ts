@@ -24,6 +24,11 @@ export type { LoadOptions } from './engine/load-page.js';
  */
 export { bindCredentials, type Credentials } from './fetch/credentials.js';
 export type { PageContent, ReadOptions } from './engine/page-content.js';
+/**
+ * `ReadOptions.actions` and what `PageContent.actions` reports of each (README "Actions"): checked before anything is
+ * fetched (INVALID_ARGUMENT naming the action by its index), run on the rendered page before it is read.
+ */
+export type { ActionResult, PageAction } from './browser/page-actions.js';
 export { OUTCOMES, type Outcome } from './outcome.js';
 export {
   WebReaderError,

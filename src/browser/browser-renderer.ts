@@ -15,7 +15,8 @@
 //   time-out, so a render with a short deadline cannot fail the launch for others.
 //
 // The order of a render: check the URL (the fetcher's check) → find a browser → wait for a slot (RENDER_CONCURRENCY)
-// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, the DOM, a screenshot).
+// → browser → proxy session → context → page → read-rendered.ts (navigate, settle, `waitFor`, `actions`, the DOM,
+// a screenshot).
 import type { Browser, BrowserContext } from 'playwright-core';
 import { DEFAULT_USER_AGENT, type Config } from '../config.js';
 import { FetchError, TimeoutError } from '../errors.js';
@@ -24,7 +25,8 @@ import { log, runOutsideCalls } from '../log.js';
 import { startEgressProxy, type EgressProxy, type EgressSession } from './egress-proxy.js';
 import { findBrowser, noBrowserHint } from './find-browser.js';
 import { launchBrowser, type LaunchedBrowser } from './launch-browser.js';
-import { guardPage, type PageGuard } from './page-guard.js';
+import type { ActionResult, PageAction } from './page-actions.js';
+import { guardPage, sleep, type PageGuard } from './page-guard.js';
 import { readRendered } from './read-rendered.js';
 import { refusedError, renderFailure, tooLarge } from './render-failure.js';
 import { createRenderSlots } from './render-slots.js';
@@ -50,6 +52,8 @@ export interface RenderOptions {
   readonly userAgent?: string | undefined;
   /** Also a screenshot, taken last, in a viewport of its width (take-screenshot.ts). */
   readonly screenshot?: ScreenshotRequest | undefined;
+  /** Done to the page, in order, after `waitFor` and before its DOM is read (checked before: page-actions.ts). */
+  readonly actions?: readonly PageAction[] | undefined;
 }
 
 export interface RenderResult {
@@ -67,6 +71,8 @@ export interface RenderResult {
   readonly refusedTargets: readonly string[];
   /** When `screenshot` was asked for. */
   readonly screenshot?: Screenshot;
+  /** With `actions`: what became of each, in order. */
+  readonly actions?: readonly ActionResult[];
 }
 
 export interface BrowserRenderer {
@@ -105,11 +111,6 @@ interface Attempt {
   session?: EgressSession;
   pageCrashed: boolean;
 }
-
-const sleep = (ms: number) =>
-  new Promise<void>((resolve) => {
-    setTimeout(resolve, Math.max(0, ms)).unref();
-  });
 
 /** The browser exited or was killed (its 'disconnected' may come after the failure it caused). */
 const gone = (entry: RunningBrowser) => entry.dead || !entry.launched.browser.isConnected();
@@ -262,14 +263,21 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           if (other !== page) other.close().catch(() => {});
         });
         guard = await bounded(guardPage(context, page));
-        const { html, document, screenshot } = await readRendered(page, guard, href, options.waitFor, {
-          bounded,
-          remaining,
-          checkDocument: (document) => {
-            if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
+        const { html, document, actions, screenshot } = await readRendered(
+          page,
+          guard,
+          href,
+          options.waitFor,
+          {
+            bounded,
+            remaining,
+            checkDocument: (document) => {
+              if (document?.headers()['x-web-reader-refused'] === '403') throw refusedError(href, session, hostPort);
+            },
+            screenshot: options.screenshot,
           },
-          screenshot: options.screenshot,
-        });
+          options.actions,
+        );
         if (session.overLimit) throw tooLarge(href, session);
         if (session.refusedCount > 0) {
           log(
@@ -286,6 +294,7 @@ export function createBrowserRenderer(config: Config, deps: BrowserRendererDepen
           refusedCount: session.refusedCount,
           refusedTargets: [...session.refusedTargets],
           ...(screenshot && { screenshot }),
+          ...(actions && { actions }),
         };
       } finally {
         // In the background: the caller has its answer (or its error at the deadline) now. The slot is free now

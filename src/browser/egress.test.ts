@@ -165,6 +165,18 @@ const server = useFixtureServer((server) => {
   server.route('/egress/frame-location', (_req, res) =>
     html(res, `<script>location.href = ${JSON.stringify(`${target()}/location`)}</script>`),
   );
+  // Actions (issue 28 item 2): a button whose click fetches the listener, and a form whose submit posts to it.
+  server.route('/egress/actions', (_req, res) =>
+    html(
+      res,
+      `<main><h1>Actions</h1><p id="app">Allowed content rendered</p><button id="leak">Leak</button>` +
+        `<form id="f" method="post" action="${target()}/submitted"><input name="a" value="leak">` +
+        `<button id="send">Send</button></form></main><script>document.getElementById('leak').onclick = () => ` +
+        `fetch(${JSON.stringify(`${target()}/clicked`)}, { mode: 'no-cors' }).catch(() => {}).finally(() => { ` +
+        `const done = document.createElement('p'); done.id = 'clicked'; done.textContent = 'click finished'; ` +
+        `document.body.append(done); });</script>`,
+    ),
+  );
   server.route('/egress/sw.js', (_req, res) => {
     res.writeHead(200, { 'content-type': 'text/javascript' });
     res.end(`fetch(${JSON.stringify(`${target()}/service-worker`)}).catch(() => {});`);
@@ -243,6 +255,50 @@ describeWithBrowser('the egress guard', (browserPath) => {
       await renderer.render(server.url('/egress/page'), { deadlineMs: 20000, waitFor: '#done' });
       const reached = forbidden.requests.map((line) => (line.startsWith('TLS') ? line : line.split(' ')[1]));
       for (const path of PATHS) expect(reached).toContain(path);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('actions: a click that fetches a refused address and a form posted to one reach nothing', async () => {
+    const renderer = createBrowserRenderer(
+      resolveConfig({ ALLOW_PRIVATE_HOSTS: server.hostPort, CHROMIUM_PATH: browserPath }),
+    );
+    try {
+      forbidden.reset();
+      const clicked = await renderer.render(server.url('/egress/actions'), {
+        deadlineMs: 20000,
+        actions: [{ click: '#leak' }, { wait: '#clicked' }],
+      });
+      expect(clicked.html).toContain('click finished');
+      expect(clicked.actions?.map((action) => action.status)).toEqual(['done', 'done']);
+      expect(clicked.refusedTargets).toContain(`127.0.0.1:${forbidden.port} (loopback 127.0.0.0/8 (RFC 1122))`);
+      // The form's post is the page's own navigation to a refused address: the read is refused, as the page would be.
+      await expect(
+        renderer.render(server.url('/egress/actions'), { deadlineMs: 20000, actions: [{ click: '#send' }] }),
+      ).rejects.toMatchObject({ code: 'PRIVATE_ADDRESS' });
+      expect(forbidden.requests).toEqual([]);
+      expect(forbidden.connections).toBe(0);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  it('control: with the listener allowed, the same actions reach it', async () => {
+    const renderer = createBrowserRenderer(
+      resolveConfig({
+        ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${forbidden.port}`,
+        CHROMIUM_PATH: browserPath,
+      }),
+    );
+    try {
+      forbidden.reset();
+      await renderer.render(server.url('/egress/actions'), {
+        deadlineMs: 20000,
+        actions: [{ click: '#leak' }, { wait: '#clicked' }, { click: '#send' }],
+      });
+      const reached = forbidden.requests.map((line) => line.split(' ').slice(0, 2).join(' '));
+      expect(reached).toEqual(expect.arrayContaining(['GET /clicked', 'POST /submitted']));
     } finally {
       await renderer.close();
     }

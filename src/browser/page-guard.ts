@@ -19,7 +19,8 @@ export interface PageGuard {
   crash(): void;
 }
 
-const sleep = (ms: number) =>
+/** A timer that keeps no process alive (browser-renderer.ts and run-actions.ts wait with it too). */
+export const sleep = (ms: number) =>
   new Promise<void>((resolve) => {
     setTimeout(resolve, Math.max(0, ms)).unref();
   });

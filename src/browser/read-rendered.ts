@@ -1,13 +1,15 @@
 // One page from navigation to its DOM: navigate (DOMContentLoaded) → settle (network idle, then the DOM quiet,
-// capped) → optional `waitFor` selector → the DOM serialised → optional screenshot (take-screenshot.ts), last, so
-// that it shows the page whose DOM was read. A page whose script holds the main thread for
+// capped) → optional `waitFor` selector → optional `actions` (run-actions.ts) → the DOM serialised → optional
+// screenshot (take-screenshot.ts), last, so that it shows the page whose DOM was read. A page whose script holds the main thread for
 // SCRIPT_STALL_MS (`while (true) {}`, in the document or in a timer) does not hold the render to its deadline: the
 // script is ended (page-guard.ts) and the DOM it had written is read — its content, by the call's deadline. A page
 // that starts spinning again as it is read is ended again, a few times, then the deadline decides.
 import type { Page, Response } from 'playwright-core';
 import { log } from '../log.js';
+import type { ActionResult, PageAction } from './page-actions.js';
 import { SCRIPT_STALL_MS, type PageGuard } from './page-guard.js';
 import { waitForSelector } from './render-failure.js';
+import { runActions } from './run-actions.js';
 import { settlePage } from './settle-page.js';
 import { takeScreenshot, type Screenshot, type ScreenshotRequest } from './take-screenshot.js';
 
@@ -31,6 +33,8 @@ export interface ReadPage {
   readonly html: string;
   readonly document: Response | undefined;
   readonly screenshot?: Screenshot;
+  /** What became of each of `actions`, in order. */
+  readonly actions?: readonly ActionResult[];
 }
 
 const STALLED: unique symbol = Symbol('stalled');
@@ -41,6 +45,7 @@ export async function readRendered(
   href: string,
   waitFor: string | undefined,
   steps: ReadSteps,
+  actions?: readonly PageAction[],
 ): Promise<ReadPage> {
   const { bounded, remaining, screenshot } = steps;
   let document: Response | undefined;
@@ -68,10 +73,11 @@ export async function readRendered(
     }
     steps.checkDocument(document);
     if (waitFor !== undefined) await bounded(waitForSelector(page, waitFor, remaining, href));
+    const done = actions && (await runActions(page, guard, actions, steps));
     const html = await bounded(readDom(page, guard));
     steps.checkDocument(document);
-    if (!screenshot) return { html, document };
-    return { html, document, screenshot: await bounded(takeScreenshot(page, screenshot, href)) };
+    const shot = screenshot && { screenshot: await bounded(takeScreenshot(page, screenshot, href)) };
+    return { html, document, ...(done && { actions: done }), ...shot };
   } finally {
     watching.abort();
   }

@@ -10,6 +10,7 @@ import type { Outcome } from '../outcome.js';
 import type { MarkdownSource } from '../formats/markdown-twin.js';
 import type { Screenshot } from '../browser/index.js';
 import type { RenderOptions, RenderSkipped } from './render-step.js';
+import type { ActionResult } from '../browser/page-actions.js';
 
 /**
  * What the caller reads of an HTML page: its main content (`article`, the default), its links with their text
@@ -184,6 +185,8 @@ export interface KindFields {
   readonly changes?: PageChanges;
   /** With `screenshot`, for HTML: the rendered page's picture (src/browser/take-screenshot.ts). */
   readonly screenshot?: Screenshot;
+  /** With `actions`, for a rendered HTML page: what became of each action, in order (src/browser/run-actions.ts). */
+  readonly actions?: readonly ActionResult[];
 }
 
 export type PageContent = PageSource &

@@ -23,7 +23,7 @@ import type { LlmsTxtIndex } from './llms-txt-index.js';
 import { readImagePage } from './read-image.js';
 import { readPdfPage, type PdfOcrConfig } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
-import { attemptRender, type PageRenderer } from './render-step.js';
+import { assertActionOptions, attemptRender, hasActions, type PageRenderer } from './render-step.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import type { Ocr } from '../ocr/ocr.js';
@@ -123,17 +123,20 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
     if (options.selector !== undefined || options.waitFor !== undefined || options.excludeSelectors !== undefined) {
       (await import('../extract/select.js')).assertSelectOptions(options);
     }
+    await assertActionOptions(url, options);
     const loaded = await loadPage(url, options);
     const kind = sniffContent(loaded.page.mediaType, loaded.page.body, loaded.page.finalUrl);
     const page = await read(url, loaded, kind, options);
     if (kind !== 'html') return page;
-    const policy = options.render ?? io.renderPolicy;
+    // Actions need the page in a browser: a read with them renders, whatever RENDER_JS says.
+    const policy = hasActions(options) ? 'always' : (options.render ?? io.renderPolicy);
     const staticRead = { outcome: page.outcome, scriptBuilt: page.scriptBuilt ?? false };
     const attempt = await attemptRender(renderer, url, policy, staticRead, options);
     if (attempt.loaded) {
       const rendered = await read(url, attempt.loaded, 'html', options);
       const shot = attempt.screenshot && { screenshot: attempt.screenshot };
-      return withSection({ ...rendered, ...shot }, options.section);
+      const done = attempt.actions && { actions: attempt.actions };
+      return withSection({ ...rendered, ...shot, ...done }, options.section);
     }
     return withSection(attempt.skipped ? { ...page, renderSkipped: attempt.skipped } : page, options.section);
   }

@@ -2,6 +2,7 @@
 // the scraper and the crawl read it exactly as they read a fetched page (issue 13 "Same extraction"). The browser
 // itself, and the guard every one of its requests passes, is src/browser/.
 import type { BrowserRenderer, Screenshot, ScreenshotRequest } from '../browser/index.js';
+import type { ActionResult, PageAction } from '../browser/page-actions.js';
 import type { Config } from '../config.js';
 import { FetchError, InvalidArgumentError } from '../errors.js';
 import { carriesCredentials } from '../fetch/credentials.js';
@@ -19,6 +20,10 @@ export const SCREENSHOT_WITH_HEADERS =
   'screenshot cannot be used with headers: the page is drawn by the browser, which would not carry them.';
 export const SCREENSHOT_WITH_RENDER_NEVER =
   'screenshot cannot be used with render "never": a screenshot is taken by rendering the page in a browser.';
+export const ACTIONS_WITH_HEADERS =
+  'actions cannot be used with headers: actions run in a browser, which would not carry them. Call again without one of them.';
+export const ACTIONS_WITH_RENDER_NEVER =
+  'actions run in a browser: they cannot be used with render "never". Call again without render, or without actions.';
 
 export interface RenderedHtml {
   readonly html: string;
@@ -30,6 +35,8 @@ export interface RenderedHtml {
   readonly fromCache?: boolean;
   /** When RenderOptions `screenshot` asked for one: always from this render, never from the cache. */
   readonly screenshot?: Screenshot;
+  /** With `actions`: what became of each, in order. */
+  readonly actions?: readonly ActionResult[];
 }
 
 export interface RenderOptions extends LoadOptions {
@@ -39,6 +46,8 @@ export interface RenderOptions extends LoadOptions {
   readonly waitFor?: string;
   /** Also a screenshot of the rendered page (`screenshot`): the page is rendered whatever `render` says. */
   readonly screenshot?: ScreenshotRequest;
+  /** Done to the rendered page, in order, after `waitFor` and before its DOM is read (`actions`); a read with them renders. */
+  readonly actions?: readonly PageAction[];
 }
 
 /**
@@ -68,11 +77,13 @@ export function renderedSnapshot(url: string, rendered: RenderedHtml): LoadedPag
  * Rendered snapshots kept in the page cache like fetched ones, for CACHE_TTL and within a call's `max_age`: a
  * continuation (`start_index`) reads the same DOM, and a second read of a JavaScript page costs no second render.
  * The key (fetch/page-cache.ts snapshotKey) keeps the URL's fragment and `wait_for`. A read that carries credentials
- * never renders, so no credentialed page is kept here.
+ * never renders, so no credentialed page is kept here. A read with `actions` is neither served nor kept: its DOM is
+ * what its own actions made, and its report is of this run.
  */
 export function cachedRenderer(renderer: PageRenderer, cache: PageCache): PageRenderer {
   return {
     async render(url, options) {
+      if (hasActions(options)) return renderer.render(url, options);
       const key = snapshotKey(url, { rendered: { waitFor: options.waitFor } });
       // A screenshot is of the page now: never answered from the cache, and the DOM it rendered is kept there.
       const hit = options.screenshot ? undefined : await cache.get(key);
@@ -103,8 +114,24 @@ export interface StaticRead {
 
 /** The rendered snapshot to read instead, or why the static read stands (nothing when it simply does). */
 export type RenderAttempt =
-  | { readonly loaded: LoadedPage; readonly screenshot?: Screenshot }
+  | { readonly loaded: LoadedPage; readonly screenshot?: Screenshot; readonly actions?: readonly ActionResult[] }
   | { readonly loaded?: undefined; readonly skipped?: RenderSkipped };
+
+/** Whether a read has actions to run (an empty list is none). */
+export const hasActions = (options: RenderOptions): boolean => (options.actions?.length ?? 0) > 0;
+
+/**
+ * `actions` are checked before anything is fetched: each one (page-actions.ts, again for the library's callers that
+ * skip the tools' schemas), and with the other arguments — they need a browser, so not with render "never", and the
+ * browser would send the page's requests without the caller's headers, so not with headers (as render "always").
+ */
+export async function assertActionOptions(url: string, options: RenderOptions): Promise<void> {
+  if (options.actions === undefined) return;
+  (await import('../browser/check-actions.js')).parseActions(options.actions);
+  if (!hasActions(options)) return;
+  if (options.render === 'never') throw new InvalidArgumentError('actions', ACTIONS_WITH_RENDER_NEVER);
+  if (carriesCredentials(options.credentials, url)) throw new InvalidArgumentError('actions', ACTIONS_WITH_HEADERS);
+}
 
 /**
  * The one rule every tool that renders follows, after its static read of an HTML page: `never` keeps the static
@@ -131,7 +158,8 @@ export async function attemptRender(
     return { skipped: { reason: 'failed', message: NOT_RENDERED_WITH_HEADERS } };
   }
   try {
-    return { loaded: renderedSnapshot(url, await renderer.render(url, options)) };
+    const rendered = await renderer.render(url, options);
+    return { loaded: renderedSnapshot(url, rendered), ...(rendered.actions && { actions: rendered.actions }) };
   } catch (error) {
     if (policy === 'always' || options.signal?.aborted) throw error;
     if (error instanceof FetchError && error.code === 'BROWSER_MISSING') {
@@ -181,10 +209,17 @@ export function browserPageRenderer(config: Config): PageRenderer {
         waitFor: options.waitFor,
         userAgent: options.userAgent,
         screenshot: options.screenshot,
+        ...(hasActions(options) && { actions: options.actions }),
       });
       // No main-frame document response (a hash route answered from the page itself): the page was there.
-      const { html, finalUrl, screenshot } = result;
-      return { html, finalUrl, status: result.status || 200, ...(screenshot && { screenshot }) };
+      const { html, finalUrl, screenshot, actions } = result;
+      return {
+        html,
+        finalUrl,
+        status: result.status || 200,
+        ...(screenshot && { screenshot }),
+        ...(actions && { actions }),
+      };
     },
     close: async () => {
       if (browser) await (await browser).close();

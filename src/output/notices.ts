@@ -19,6 +19,8 @@ export { MANY_SENTENCES } from './many-notices.js';
 export { CHANGES_SENTENCES } from './changes-notices.js';
 // screenshot, and fetch with `screenshot: true`: src/output/screenshot-text.ts.
 export { SCREENSHOT_SENTENCES } from './screenshot-text.js';
+// `actions`, what was done to the rendered page before it was read: src/output/actions-notices.ts.
+export { ACTION_SENTENCES } from './actions-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 

@@ -22,6 +22,7 @@ import { formatBytes } from '../formats/render-non-html.js';
 import { z } from 'zod';
 import { answerNote, answerPassages } from './answer-text.js';
 import { CHANGES_RESULT_SHAPE, changesParts, structuredChanges } from './changes-text.js';
+import { ACTIONS_RESULT_SHAPE, actionLines, structuredActions } from './actions-text.js';
 
 /** One short line where a text tool would otherwise return empty or misleading text. */
 export function statusLine(page: PageContent): string {
@@ -131,6 +132,7 @@ export const PAGE_RESULT_SHAPE = {
     .optional()
     .describe('With query: the passages that answer it, and what was left out'),
   changes: CHANGES_RESULT_SHAPE,
+  actions: ACTIONS_RESULT_SHAPE,
 };
 
 export function structuredPage(
@@ -166,6 +168,7 @@ export function structuredPage(
     ...(page.markdownSource !== undefined && { markdown_source: page.markdownSource }),
     ...(page.answer && { query: structuredAnswer(page.answer) }),
     ...(page.changes && { changes: structuredChanges(page) }),
+    ...(page.actions && { actions: structuredActions(page) }),
   };
 }
 
@@ -210,12 +213,15 @@ export async function renderPageText(
   /** `maxOutputTokens`: MAX_OUTPUT_TOKENS, the cap on the whole text (0: none). */
   options: { raw: boolean; maxLength: number; startIndex: number; maxOutputTokens: number; selector?: string },
 ): Promise<RenderedPage> {
+  // What was done to the page before it was read leads the text, whatever the read found.
+  const acted = actionLines(page);
   if (!options.raw && isNothingToRead(page.outcome)) {
-    return { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
+    const text = [acted, statusLine(page)].filter((part) => part !== '').join('\n\n');
+    return { text, truncated: false, nextIndex: undefined, totalLength: 0 };
   }
   if (!options.raw && page.selectorMatched === 0) {
     return {
-      text: selectorMatchedNothing(page.url, options.selector),
+      text: [acted, selectorMatchedNothing(page.url, options.selector)].filter((part) => part !== '').join('\n\n'),
       truncated: false,
       nextIndex: undefined,
       totalLength: 0,
@@ -224,7 +230,10 @@ export async function renderPageText(
   // With since, what changed: one line when nothing did, else the diff stands for the content (or, with nothing to
   // compare, the page under a line saying so).
   const changes = options.raw ? undefined : changesParts(page);
-  if (changes?.only) return { text: changes.lead, truncated: false, nextIndex: undefined, totalLength: 0 };
+  if (changes?.only) {
+    const text = [acted, changes.lead].filter((part) => part !== '').join('\n\n');
+    return { text, truncated: false, nextIndex: undefined, totalLength: 0 };
+  }
   // With a query, the passages that answer it stand for the content: max_length and start_index apply to them.
   const answered = !options.raw && page.answer ? answerPassages(page.answer) : undefined;
   const body = options.raw ? page.raw || page.content : (changes?.body ?? answered ?? page.content);
@@ -237,12 +246,12 @@ export async function renderPageText(
   const lead = changes?.lead ?? '';
   const frame = await frameTokens(
     cap,
-    [failed, lead, heading, note, widestTruncationNotice(body.length, toolName)],
+    [acted, failed, lead, heading, note, widestTruncationNotice(body.length, toolName)],
     body,
   );
   const slice = await sliceContent(body, { ...options, maxTokens: capLimit(Infinity, cap, frame) });
   const notice = truncationNotice(slice, toolName);
-  const parts = [failed, lead, heading, slice.text, note, notice];
+  const parts = [acted, failed, lead, heading, slice.text, note, notice];
   const continuation =
     notice && slice.nextIndex !== undefined
       ? { notice, nextIndex: slice.nextIndex, byTokens: slice.limitedBy === 'max_output_tokens' }

@@ -2,6 +2,7 @@
 // plus SPEC "Beyond the seeds": start_index continuation, the token cap and an outcome status.
 import { z } from 'zod';
 import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } from './arguments.js';
+import { actionOptions, actionsShape } from './action-arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { queryShape, sectionArgument, selectOptions, selectShape, sinceArgument } from './select-arguments.js';
@@ -16,6 +17,7 @@ const inputShape = {
   raw: booleanArgument('raw', false, 'Get raw content instead of cleaning/extracting to markdown'),
   start_index: startIndexArgument,
   ...renderShape,
+  ...actionsShape,
   ...requestShape,
   ...selectShape,
   section: sectionArgument,
@@ -40,7 +42,13 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   outputShape: { ...PAGE_RESULT_SHAPE, screenshot: SCREENSHOT_RESULT_SHAPE.optional() },
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain, keepImage }) {
-    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args), ...sinceOptions(args) };
+    const reading = {
+      ...renderOptions(args),
+      ...actionOptions(args),
+      ...requestOptions(args),
+      ...selectOptions(args),
+      ...sinceOptions(args),
+    };
     const shot = args.screenshot ? { screenshot: DEFAULT_SCREENSHOT } : {};
     const page = await withBrowserNeeded(args.url, () =>
       engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading, ...shot }),

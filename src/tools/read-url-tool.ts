@@ -17,12 +17,14 @@ import { EXTRACTION_FAILED_NOTICE, sectionLine, selectorMatchedNothing } from '.
 import { countTokensAsync } from '../tokens.js';
 import { isNothingToRead } from '../outcome.js';
 import { booleanArgument, integerAtLeast, startIndexArgument, urlArgument } from './arguments.js';
+import { actionOptions, actionsShape } from './action-arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { queryShape, sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { PAGE_RESULT_SHAPE, statusLine, structuredPage } from '../output/page-text.js';
 import { answerNote, answerPassages } from '../output/answer-text.js';
 import { countWords } from '../output/scraper-json.js';
+import { actionLines } from '../output/actions-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -34,6 +36,7 @@ const inputShape = {
   include_links: booleanArgument('include_links', false, 'Append the list of links found on the page'),
   start_index: startIndexArgument,
   ...renderShape,
+  ...actionsShape,
   ...requestShape,
   ...selectShape,
   section: sectionArgument,
@@ -72,7 +75,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
   async run(args, context) {
     const { engine, signal } = context;
-    const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args) };
+    const reading = { ...renderOptions(args), ...actionOptions(args), ...requestOptions(args), ...selectOptions(args) };
     const page = await engine.readPage(args.url, {
       signal,
       withLinkList: args.include_links,
@@ -80,8 +83,10 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
       ...reading,
     });
     const maxLength = args.max_length ?? engine.config.defaultMaxLength;
+    const acted = actionLines(page);
     if (isNothingToRead(page.outcome)) {
-      const rendered = { text: statusLine(page), truncated: false, nextIndex: undefined, totalLength: 0 };
+      const text = [acted, statusLine(page)].filter((part) => part !== '').join('\n\n');
+      const rendered = { text, truncated: false, nextIndex: undefined, totalLength: 0 };
       return { text: rendered.text, structured: structuredPage(page, rendered) };
     }
     const links = args.include_links ? linksSection(page) : '';
@@ -104,14 +109,15 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
     // The header and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
     const cap = engine.config.maxOutputTokens;
     const widest = widestTruncationNotice(body.length, 'read_url');
-    const frame = await frameTokens(cap, [header(true), '---', failed, unmatched, note, widest]);
+    const frame = await frameTokens(cap, [header(true), '---', acted, failed, unmatched, note, widest]);
     const slice = await sliceContent(body, {
       maxLength,
       startIndex: args.start_index,
       maxTokens: capLimit(Infinity, cap, frame),
     });
     const truncated = slice.nextIndex !== undefined;
-    const parts = [header(truncated), '---', failed, unmatched, slice.text, note, truncationNotice(slice, 'read_url')];
+    const notice = truncationNotice(slice, 'read_url');
+    const parts = [header(truncated), '---', acted, failed, unmatched, slice.text, note, notice];
     const rendered = { text: '', truncated, nextIndex: slice.nextIndex, totalLength: slice.totalLength };
     return {
       text: parts.filter((part) => part !== '').join('\n\n'),

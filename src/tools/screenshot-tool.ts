@@ -4,8 +4,10 @@
 // content, a line with its size, and where the HTTP server serves it, a link.
 import { z } from 'zod';
 import { InvalidArgumentError } from '../errors.js';
+import { ACTIONS_RESULT_SHAPE, actionLines, structuredActions } from '../output/actions-text.js';
 import { SCREENSHOT_RESULT_SHAPE } from '../output/screenshot-text.js';
 import { OUTCOMES } from '../outcome.js';
+import { actionOptions, actionsShape } from './action-arguments.js';
 import { urlArgument } from './arguments.js';
 import { waitForArgument } from './render-arguments.js';
 import { presentScreenshot, screenshotRequest, screenshotShape, withBrowserNeeded } from './screenshot-arguments.js';
@@ -15,6 +17,7 @@ const inputShape = {
   url: urlArgument('URL of the page to take a screenshot of (http or https)'),
   ...screenshotShape,
   wait_for: waitForArgument,
+  ...actionsShape,
 };
 
 const outputShape = {
@@ -23,6 +26,7 @@ const outputShape = {
   final_url: z.string().describe('Where the page ended, after redirects and script navigation'),
   title: z.string().nullable(),
   screenshot: SCREENSHOT_RESULT_SHAPE,
+  actions: ACTIONS_RESULT_SHAPE,
 };
 
 export const screenshotTool: ToolDefinition<typeof inputShape> = {
@@ -44,18 +48,21 @@ export const screenshotTool: ToolDefinition<typeof inputShape> = {
         withoutRaw: true,
         screenshot,
         ...(args.wait_for !== undefined && { waitFor: args.wait_for }),
+        ...actionOptions(args),
       }),
     );
     const shown = presentScreenshot(page, keepImage);
     if (!shown.image || !shown.result) throw new InvalidArgumentError('url', shown.line);
+    const acted = actionLines(page);
     return {
-      text: shown.line,
+      text: acted ? `${acted}\n\n${shown.line}` : shown.line,
       structured: {
         status: page.outcome,
         url: page.url,
         final_url: page.finalUrl,
         title: page.title ?? null,
         screenshot: shown.result,
+        ...(page.actions && { actions: structuredActions(page) }),
       },
       images: [shown.image],
     };

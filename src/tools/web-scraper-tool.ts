@@ -20,9 +20,11 @@ import {
   selectorMatchedNothing,
 } from '../output/notices.js';
 import { ageSeconds } from '../output/page-text.js';
+import { ACTIONS_RESULT_SHAPE, structuredActions } from '../output/actions-text.js';
 import { capLimit } from '../output/truncate.js';
 import { prefixLengthWithinTokens, surelyOverTokens, tokensWithin } from '../tokens.js';
 import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
+import { actionOptions, actionsShape } from './action-arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
@@ -38,6 +40,7 @@ const inputShape = {
     .optional()
     .describe('Request timeout in seconds (default: FETCH_TIMEOUT, 10 s)'),
   ...renderShape,
+  ...actionsShape,
   ...requestShape,
   ...selectShape,
 };
@@ -95,6 +98,7 @@ const outputShape = {
   raw_html: z.string().optional(),
   notice: z.string().optional().describe('Why the result is partial or not HTML, when it is'),
   selector_matched: z.number().int().optional().describe('With selector: how many elements it matched'),
+  actions: ACTIONS_RESULT_SHAPE,
 };
 
 export type WebScraperResult = z.infer<z.ZodObject<typeof outputShape>>;
@@ -221,7 +225,13 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     const timeoutMs = args.timeout === undefined ? engine.config.fetchTimeoutMs : args.timeout * 1000;
     const timeoutSeconds = Math.round(timeoutMs / 100) / 10;
     const { selector, excludeSelectors } = selectOptions(args);
-    const reading = { ...renderOptions(args), ...requestOptions(args), selector, excludeSelectors };
+    const reading = {
+      ...renderOptions(args),
+      ...actionOptions(args),
+      ...requestOptions(args),
+      selector,
+      excludeSelectors,
+    };
     let page: PageContent;
     try {
       // One read: the page is requested once, whatever its kind, with the caller's headers and max_age.
@@ -265,6 +275,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...(args.include_html && page.kind === 'html' ? { raw_html: page.raw } : {}),
       ...(notice ? { notice } : {}),
       ...(scraped.selectorMatched !== undefined && { selector_matched: scraped.selectorMatched }),
+      ...(page.actions && { actions: structuredActions(page) }),
     };
     const result = await fitTokenCap(
       full,

@@ -24,7 +24,8 @@ const CHART =
   '<body><canvas id="chart" width="400" height="300"></canvas><div id="bar"></div>' +
   '<article><h1>Quarterly sales</h1><p>Sales rose in every quarter of the year, most of all in the fourth.</p></article>' +
   "<script>const c = document.getElementById('chart').getContext('2d'); c.fillStyle = '#1e90ff';" +
-  "c.fillRect(50, 50, 200, 200); document.getElementById('bar').style.background = 'rgb(220, 20, 60)';</script>" +
+  "c.fillRect(50, 50, 200, 200); const bar = document.getElementById('bar'); bar.style.background = 'rgb(220, 20, 60)';" +
+  "bar.onclick = () => { bar.style.background = 'rgb(0, 128, 0)'; };</script>" +
   '</body></html>';
 
 /** 20 000 px tall: a full-page screenshot stops at the cap. */
@@ -135,6 +136,25 @@ describeWithBrowser('screenshots over MCP, with Chromium', (browserPath) => {
     expect(png.height).toBe(800);
     expect(png.pixel(150, 150)).toEqual([30, 144, 255, 255]);
     expect(result.structuredContent).not.toHaveProperty('screenshot.cut_from_height');
+  });
+
+  it('takes the picture after the actions: a click that recolours the bar shows in it, and is reported', async () => {
+    const result = await session.call('screenshot', {
+      url: server.url('/chart'),
+      width: 800,
+      actions: [{ click: '#bar' }, { click: '#nothing-here' }],
+    });
+    expect(result.isError).toBeFalsy();
+    const png = decodePng(Buffer.from(imageOf(result)!.data, 'base64'));
+    expect(png.pixel(550, 200)).toEqual([0, 128, 0, 255]); // green once clicked
+    expect(result.text).toMatch(/^Actions before reading:\n1\. click #bar: done\n2\. click #nothing-here: not found/);
+    expect(result.text).toMatch(/\n\nScreenshot of \S+ \(viewport\): 800×800 px PNG/);
+    expect(result.structuredContent).toMatchObject({
+      actions: [
+        { action: 'click', target: '#bar', status: 'done' },
+        { action: 'click', target: '#nothing-here', status: 'not_found' },
+      ],
+    });
   });
 
   it('fetch with screenshot: true returns the page text as without it, then the image and its line', async () => {

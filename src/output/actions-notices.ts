@@ -1,0 +1,19 @@
+// The sentences of `actions` (issue 28 item 2): one line per action done to the rendered page before it was read.
+// Named from src/output/notices.ts.
+import { ACTION_TIMEOUT_MS, MAX_WAIT_MS, type ActionResult } from '../browser/page-actions.js';
+
+const STATUS_WORDS: Record<ActionResult['status'], string> = {
+  done: 'done',
+  not_found: `not found: nothing matched the selector within ${ACTION_TIMEOUT_MS / 1000} s (${MAX_WAIT_MS / 1000} s for wait); the page was read as it was`,
+  timed_out: "timed out: it did not finish within its time, or the call's time left none for it",
+  failed: 'failed: the browser could not do it to the element it found',
+};
+
+export const ACTION_SENTENCES = {
+  heading: 'Actions before reading:',
+  line: (index: number, result: ActionResult) => {
+    const scrolled =
+      result.scrolls === undefined ? '' : ` (scrolled ${result.scrolls} ${result.scrolls === 1 ? 'time' : 'times'})`;
+    return `${index + 1}. ${result.action} ${result.target}: ${STATUS_WORDS[result.status]}${scrolled}`;
+  },
+};
