@@ -158,8 +158,7 @@ export async function attemptRender(
     return { skipped: { reason: 'failed', message: NOT_RENDERED_WITH_HEADERS } };
   }
   try {
-    const rendered = await renderer.render(url, options);
-    return { loaded: renderedSnapshot(url, rendered), ...(rendered.actions && { actions: rendered.actions }) };
+    return renderedAttempt(url, await renderer.render(url, options));
   } catch (error) {
     if (policy === 'always' || options.signal?.aborted) throw error;
     if (error instanceof FetchError && error.code === 'BROWSER_MISSING') {
@@ -182,8 +181,13 @@ async function renderForScreenshot(
   // RENDER_JS is only the policy of a call that names none (as render "always" renders under RENDER_JS=never).
   if (options.render === 'never') throw new InvalidArgumentError('render', SCREENSHOT_WITH_RENDER_NEVER);
   if (carriesCredentials(options.credentials, url)) throw new InvalidArgumentError('headers', SCREENSHOT_WITH_HEADERS);
-  const rendered = await renderer.render(url, options);
-  return { loaded: renderedSnapshot(url, rendered), ...(rendered.screenshot && { screenshot: rendered.screenshot }) };
+  return renderedAttempt(url, await renderer.render(url, options));
+}
+
+/** A render read instead of the static read: its snapshot, with its screenshot and its actions' report. */
+function renderedAttempt(url: string, rendered: RenderedHtml): RenderAttempt {
+  const { screenshot, actions } = rendered;
+  return { loaded: renderedSnapshot(url, rendered), ...(screenshot && { screenshot }), ...(actions && { actions }) };
 }
 
 /**
