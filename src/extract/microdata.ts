@@ -46,8 +46,9 @@ class Budget {
   }
 }
 
+/** Space-separated names; `__proto__` is no property name (it would become an object's prototype, not a key). */
 function tokens(value: string | undefined): string[] {
-  return (value ?? '').split(/[\t\n\f\r ]+/).filter((token) => token !== '');
+  return (value ?? '').split(/[\t\n\f\r ]+/).filter((token) => token !== '' && token !== '__proto__');
 }
 
 /** An element and its descendants in document order, `enter` deciding whether to go inside each. */

@@ -17,6 +17,8 @@ export { CLI_SENTENCES } from './cli-notices.js';
 export { MANY_SENTENCES } from './many-notices.js';
 // fetch `since`, what changed since an earlier read: src/output/changes-notices.ts.
 export { CHANGES_SENTENCES } from './changes-notices.js';
+// `structured_data`, what a page declares as data: src/output/data-notices.ts.
+export { DATA_SENTENCES } from './data-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
@@ -153,6 +155,8 @@ export const scraperSentences = {
 /** Ours: what web_scraper's JSON gave up to stay within MAX_OUTPUT_TOKENS (its `notice`). */
 export const scraperCapSentences = {
   rawHtmlLeftOut: 'raw_html was left out to stay within MAX_OUTPUT_TOKENS',
+  structuredDataLeftOut:
+    'structured_data was left out to stay within MAX_OUTPUT_TOKENS (fetch with structured_data gives it apart from the text)',
   textCut: (kept: number, total: number) =>
     `text was cut to ${kept} of ${total} characters to stay within MAX_OUTPUT_TOKENS`,
 } as const;

@@ -5,6 +5,7 @@ import { booleanArgument, nonNegativeInteger, startIndexArgument, urlArgument } 
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { queryShape, sectionArgument, selectOptions, selectShape, sinceArgument } from './select-arguments.js';
+import { structuredDataOptions, structuredDataShape } from './data-arguments.js';
 import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
@@ -19,6 +20,7 @@ const inputShape = {
   section: sectionArgument,
   ...queryShape,
   since: sinceArgument,
+  ...structuredDataShape,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -34,7 +36,15 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Fetch a web page' },
   async run(args, { engine, signal, explain }) {
     const reading = { ...renderOptions(args), ...requestOptions(args), ...selectOptions(args), ...sinceOptions(args) };
-    const page = await engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading });
+    const data = structuredDataOptions(args);
+    const page = await engine.readPage(args.url, {
+      signal,
+      explain,
+      raw: args.raw,
+      withoutRaw: !args.raw,
+      ...reading,
+      ...data,
+    });
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,

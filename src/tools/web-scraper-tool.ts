@@ -26,6 +26,8 @@ import { booleanArgument, integerBetween, urlArgument } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
+import { structuredDataOptions, structuredDataShape } from './data-arguments.js';
+import { STRUCTURED_DATA_SHAPE, structuredDataResult } from '../output/structured-data.js';
 import { failureOutput } from './failure.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 
@@ -40,6 +42,7 @@ const inputShape = {
   ...renderShape,
   ...requestShape,
   ...selectShape,
+  ...structuredDataShape,
 };
 
 const referenceShape = z.object({
@@ -95,6 +98,7 @@ const outputShape = {
   raw_html: z.string().optional(),
   notice: z.string().optional().describe('Why the result is partial or not HTML, when it is'),
   selector_matched: z.number().int().optional().describe('With selector: how many elements it matched'),
+  structured_data: STRUCTURED_DATA_SHAPE,
 };
 
 export type WebScraperResult = z.infer<z.ZodObject<typeof outputShape>>;
@@ -190,6 +194,12 @@ async function fitTokenCap(
     fitted = rest;
     notices.push(scraperCapSentences.rawHtmlLeftOut);
   }
+  // The page's declared data goes next when it alone, without any text, would pass the cap.
+  if (fitted.structured_data !== undefined && !(await fits({ ...fitted, text: '', chunks: undefined }))) {
+    const { structured_data: _data, ...rest } = fitted;
+    fitted = rest;
+    notices.push(scraperCapSentences.structuredDataLeftOut);
+  }
   if (!(await fits(fitted))) {
     const overhead = await size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
     // With chunks the words appear twice (text and chunks): each gets half of what is left.
@@ -221,7 +231,13 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
     const timeoutMs = args.timeout === undefined ? engine.config.fetchTimeoutMs : args.timeout * 1000;
     const timeoutSeconds = Math.round(timeoutMs / 100) / 10;
     const { selector, excludeSelectors } = selectOptions(args);
-    const reading = { ...renderOptions(args), ...requestOptions(args), selector, excludeSelectors };
+    const reading = {
+      ...renderOptions(args),
+      ...requestOptions(args),
+      selector,
+      excludeSelectors,
+      ...structuredDataOptions(args),
+    };
     let page: PageContent;
     try {
       // One read: the page is requested once, whatever its kind, with the caller's headers and max_age.
@@ -265,6 +281,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...(args.include_html && page.kind === 'html' ? { raw_html: page.raw } : {}),
       ...(notice ? { notice } : {}),
       ...(scraped.selectorMatched !== undefined && { selector_matched: scraped.selectorMatched }),
+      ...(page.structuredData && { structured_data: structuredDataResult(page.structuredData) }),
     };
     const result = await fitTokenCap(
       full,
