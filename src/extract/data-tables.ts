@@ -87,10 +87,14 @@ function readTable(
   const headerAt = headerRowIndex(table, cells);
   const headers = headerAt === undefined ? [] : rowTexts(cells[headerAt]!, width);
   // A <thead>'s rows above its last are headings of headings: left out, as rows of nothing but empty cells are.
-  const body = cells
-    .filter((_, i) => headerAt === undefined || i > headerAt)
-    .map((row) => rowTexts(row, width))
-    .filter((row) => row.some((text) => text !== ''));
+  // A <tfoot> renders last wherever it is written; one that repeats the header row is left out.
+  const rowsOf = (inFoot: boolean) =>
+    cells
+      .filter((row, i) => (headerAt === undefined || i > headerAt) && isFootRow(row) === inFoot)
+      .map((row) => rowTexts(row, width))
+      .filter((row) => row.some((text) => text !== ''));
+  const foot = rowsOf(true).filter((row) => row.join('\u0000') !== headers.join('\u0000'));
+  const body = [...rowsOf(false), ...foot];
   if (body.length === 0 && headers.every((text) => text === '')) return undefined;
   const rowsFit = Math.max(0, Math.min(MAX_TABLE_ROWS, Math.floor(cellsLeft / Math.max(1, width)) - 1));
   const rows = body.slice(0, rowsFit);
@@ -115,6 +119,12 @@ function headerRowIndex(table: HtmlElement, cells: HtmlElement[][]): number | un
   }
   const first = cells[0];
   return first && first.length > 0 && first.every((cell) => cell.name === 'th') ? 0 : undefined;
+}
+
+function isFootRow(row: readonly HtmlElement[]): boolean {
+  const tr = row[0]?.parent;
+  const group = tr && tr.type !== 'root' ? tr.parent : null;
+  return group !== null && group.type !== 'root' && group.name === 'tfoot';
 }
 
 function spanWidth(row: readonly HtmlElement[]): number {

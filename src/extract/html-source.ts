@@ -95,8 +95,7 @@ export function cutNeverRendered(html: string, styles?: StyleSource[], scripts?:
           const isEndTag = close >= tag.end && html.slice(close + 2, close + 8).toLowerCase() === 'script';
           scripts.push({ attributes: html.slice(start + 7, tag.end - 1), start: tag.end, end: isEndTag ? close : end });
         }
-      }
-      else if (name === 'style') {
+      } else if (name === 'style') {
         const close = endTag(html, tag.end, name);
         // The sheets a browser applies are these (not `<style>` written in a script or a comment): hidden-css.ts
         // reads them here instead of scanning the page again.

@@ -183,6 +183,34 @@ describe('tables', () => {
     ]);
   });
 
+  it('puts a <tfoot> last, as it renders, and leaves out one that repeats the header row', () => {
+    const head = '<thead><tr><th>Pos</th><th>Player</th></tr></thead>';
+    const repeat = '<tfoot><tr><th>Pos</th><th>Player</th></tr></tfoot>';
+    const total = '<tfoot><tr><td>All</td><td>2</td></tr></tfoot>';
+    const body = '<tbody><tr><td>DL</td><td>Ann</td></tr><tr><td>LB</td><td>Bo</td></tr></tbody>';
+    const data = extractStructuredData(
+      page('', `<table>${head}${repeat}${body}</table><table>${head}${total}${body}</table>`),
+      URL,
+    );
+    expect(data.tables).toEqual([
+      {
+        headers: ['Pos', 'Player'],
+        rows: [
+          ['DL', 'Ann'],
+          ['LB', 'Bo'],
+        ],
+      },
+      {
+        headers: ['Pos', 'Player'],
+        rows: [
+          ['DL', 'Ann'],
+          ['LB', 'Bo'],
+          ['All', '2'],
+        ],
+      },
+    ]);
+  });
+
   it('gives CSV text per table with tables: "csv"', () => {
     const data = extractStructuredData(page('', table), URL, { tables: 'csv' });
     expect(data.tables).toEqual([{ caption: 'Prices', csv: 'Item,Price\nKettle,"29,90 ""EUR"""\nSold out,' }]);
