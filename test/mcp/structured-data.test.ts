@@ -28,12 +28,19 @@ const HUGE = `<!doctype html><html><head><title>Huge</title>
 </head><body><main><article><h1>Huge</h1><p>${'Words of an article that is long enough to read. '.repeat(6)}</p>
 </article></main></body></html>`;
 
-const { server, session } = useMcpSession({
+// Big data (32 KB of JSON-LD, under its cap) on a short page: more than a small MAX_OUTPUT_TOKENS holds.
+const BIG = `<!doctype html><html><head><title>Big</title>
+<script type="application/ld+json">{"@type":"Dataset","description":"${'many words here '.repeat(2000)}"}</script>
+</head><body><main><article><h1>Big</h1><p>${'A short article that is long enough to be read as one. '.repeat(6)}</p>
+</article></main></body></html>`;
+
+const { server, session, connect } = useMcpSession({
   tools: 'fetch,read_url,web_scraper,read_many',
   setup(server) {
     for (const [path, html] of [
       ['/shop', SHOP],
       ['/huge', HUGE],
+      ['/big', BIG],
     ] as const) {
       server.route(path, (_req, res) => {
         res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -131,5 +138,26 @@ describe('structured_data', () => {
     expect(data.note).toBe(
       'Left out: 1 JSON-LD block not valid JSON, skipped; 1 JSON-LD block past the 256 KB read of a page.',
     );
+  });
+
+  it('web_scraper leaves structured_data out, with a notice, when it alone would pass MAX_OUTPUT_TOKENS', async () => {
+    const small = await connect({ MAX_OUTPUT_TOKENS: '3000' });
+    const result = await small.call('web_scraper', { url: server.url('/big'), structured_data: true, render: 'never' });
+    const json = JSON.parse(result.text) as {
+      structured_data?: unknown;
+      notice?: string;
+      truncated: boolean;
+      text: string;
+    };
+    expect(json.structured_data).toBeUndefined();
+    expect(json.notice).toContain('structured_data was left out to stay within MAX_OUTPUT_TOKENS');
+    expect([json.truncated, json.text]).toEqual([true, expect.stringContaining('A short article')]);
+    // With room for it, the same call has it.
+    const roomy = await session.call('web_scraper', {
+      url: server.url('/big'),
+      structured_data: true,
+      render: 'never',
+    });
+    expect(dataOf(roomy)?.json_ld?.[0]?.['@type']).toBe('Dataset');
   });
 });
