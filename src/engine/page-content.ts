@@ -3,6 +3,7 @@ import type { ExplainEntry } from '../extract/trace.js';
 import type { SectionFound } from '../extract/extract-article.js';
 import type { ExtractedLinks, LinkTargets } from '../extract/link-set.js';
 import type { ScrapedHtml } from '../extract/scrape.js';
+import type { StructuredData, StructuredDataOptions } from '../extract/structured-data.js';
 import type { QueryAnswer } from '../extract/rank-passages.js';
 import type { PageDiff } from '../extract/page-diff.js';
 import type { ContentKind } from '../formats/sniff.js';
@@ -67,6 +68,11 @@ export interface ReadOptions extends RenderOptions {
    * this way, or a snapshot id an earlier result named (`changes`). Not with `raw` or `query`.
    */
   readonly since?: string;
+  /**
+   * Also what an HTML page declares as data (`structured_data`, issue 28 item 3): JSON-LD, OpenGraph and Twitter
+   * tags, microdata and RDFa Lite items, data tables (src/extract/structured-data.ts). Other kinds have none.
+   */
+  readonly structuredData?: StructuredDataOptions;
 }
 
 /** A read compared with an earlier snapshot of it (fetch `since`): src/engine/page-changes.ts. */
@@ -187,6 +193,8 @@ export interface KindFields {
   readonly screenshot?: Screenshot;
   /** With `actions`, for a rendered HTML page: what became of each action, in order (src/browser/run-actions.ts). */
   readonly actions?: readonly ActionResult[];
+  /** With `structuredData`, for HTML that was read (not a failed extraction): its data, {} when it declares none. */
+  readonly structuredData?: StructuredData;
 }
 
 export type PageContent = PageSource &

@@ -24,6 +24,14 @@ function explainNote(options: ReadOptions, reason: string): { explain?: ExplainE
 
 /** The HTML work the caller's wants ask of the worker, in one crossing (src/workers/read-body.ts readHtmlWork). */
 function wantedWork(options: ReadOptions, isPartOf: boolean): Omit<HtmlWorkInput, 'bytes' | 'contentType' | 'baseUrl'> {
+  const data = options.structuredData && { structuredData: options.structuredData };
+  return { ...wantedReading(options, isPartOf), ...data };
+}
+
+function wantedReading(
+  options: ReadOptions,
+  isPartOf: boolean,
+): Omit<HtmlWorkInput, 'bytes' | 'contentType' | 'baseUrl'> {
   const select = { selector: options.selector, excludeSelectors: options.excludeSelectors };
   switch (options.want ?? 'article') {
     case 'links':
@@ -92,6 +100,7 @@ export async function readHtmlPage(
     hiddenBlocksDropped: work.hiddenBlocksDropped,
     scriptBuilt: work.scriptBuilt,
     ...(work.linkList && { linkList: work.linkList }),
+    ...(work.structuredData && { structuredData: work.structuredData }),
   };
   if (!work.article) {
     const scraped = work.scraped;
@@ -130,6 +139,8 @@ function twinFields(
     ...((body.links ?? body.article?.links) && { links: body.links ?? body.article?.links }),
     markdownTwinUrl: twin.url,
     markdownSource: twin.source,
+    // The data is the HTML page's, read beside the twin that stands for its text.
+    ...(body.structuredData && { structuredData: body.structuredData }),
     ...explainNote(options, twin.source === 'llms.txt' ? LLMS_TXT_TWIN_READ : DECLARED_TWIN_READ),
   };
 }
@@ -148,7 +159,7 @@ function failedFields(body: HtmlBody, options: ReadOptions): KindFields {
 
 function articleFields(
   article: ArticleContent,
-  common: Pick<KindFields, 'raw' | 'rawLength' | 'hiddenBlocksDropped' | 'scriptBuilt' | 'linkList'>,
+  common: Pick<KindFields, 'raw' | 'rawLength' | 'hiddenBlocksDropped' | 'scriptBuilt' | 'linkList' | 'structuredData'>,
 ): KindFields {
   const explained = article.explain ? { explain: article.explain } : {};
   const links = article.links ? { links: article.links } : {};

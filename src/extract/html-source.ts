@@ -58,11 +58,21 @@ export interface StyleSource {
   readonly end: number;
 }
 
+/** A `<script>` element the pre-pass cut: its start tag's attributes and its text (structured-data.ts's JSON-LD). */
+export interface ScriptSource {
+  /** The start tag's text after the name (`type`, `src`…). */
+  readonly attributes: string;
+  /** Offsets of the script's text in the HTML: [start, end). */
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
  * `html` without its comments, script and style bodies, inline SVG, template content and the fallback text of
- * iframe, noembed and noframes; everything else as written. With `styles`, each `<style>` cut is listed there.
+ * iframe, noembed and noframes; everything else as written. With `styles`, each `<style>` cut is listed there; with
+ * `scripts`, each `<script>`.
  */
-export function cutNeverRendered(html: string, styles?: StyleSource[]): string {
+export function cutNeverRendered(html: string, styles?: StyleSource[], scripts?: ScriptSource[]): string {
   let out = '';
   let kept = 0;
   CUT_START.lastIndex = 0;
@@ -77,8 +87,15 @@ export function cutNeverRendered(html: string, styles?: StyleSource[]): string {
     else if (name === undefined) end = bogusCommentEnd(html, start + 2);
     else {
       const tag = startTagEnd(html, start + 1 + name.length);
-      if (name === 'script') end = scriptEnd(html, tag.end);
-      else if (name === 'style') {
+      if (name === 'script') {
+        end = scriptEnd(html, tag.end);
+        // The script's text ends where its end tag starts; one never closed runs to the end of the file.
+        if (scripts) {
+          const close = html.lastIndexOf('</', end - 1);
+          const isEndTag = close >= tag.end && html.slice(close + 2, close + 8).toLowerCase() === 'script';
+          scripts.push({ attributes: html.slice(start + 7, tag.end - 1), start: tag.end, end: isEndTag ? close : end });
+        }
+      } else if (name === 'style') {
         const close = endTag(html, tag.end, name);
         // The sheets a browser applies are these (not `<style>` written in a script or a comment): hidden-css.ts
         // reads them here instead of scanning the page again.

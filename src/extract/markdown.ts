@@ -5,8 +5,9 @@
 
 import { cleanText } from '../clean-text.js';
 import { resolveLinkTarget } from '../link-target.js';
-import { findElement, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { BLOCK_ELEMENTS, NEVER_RENDERED } from './vocabulary.js';
+import { isLayoutTable, tableCells } from './table-cells.js';
 
 export interface RenderMarkdownOptions {
   /** Absolute URL that relative links and images resolve against (`<base href>` already applied by the caller). */
@@ -240,14 +241,10 @@ class MarkdownRenderer {
   }
 
   private table(table: HtmlElement, out: string[]): void {
-    const rows: HtmlElement[] = [];
-    collectRows(table, rows);
-    const cells = rows.map((row) =>
-      row.children.filter((cell): cell is HtmlElement => isElement(cell) && (cell.name === 'td' || cell.name === 'th')),
-    );
+    const cells = tableCells(table);
     const width = Math.max(0, ...cells.map((row) => row.length));
-    // Layout tables (one column, or a table of tables) hold page structure, not data: render their cells as blocks.
-    if (width <= 1 || table.children.some((child) => isElement(child) && findElement(child, isTable))) {
+    // Layout tables hold page structure, not data (table-cells.ts): render their cells as blocks.
+    if (isLayoutTable(table, cells)) {
       for (const row of cells) for (const cell of row) for (const block of this.blocks(cell)) out.push(block);
       return;
     }
@@ -269,19 +266,6 @@ class MarkdownRenderer {
     const [header, ...body] = lines;
     const formatted = [header!, Array(width).fill('---'), ...body].map((row) => `| ${row.join(' | ')} |`);
     out.push(formatted.join('\n'));
-  }
-}
-
-function isTable(el: HtmlElement): boolean {
-  return el.name === 'table';
-}
-
-function collectRows(node: HtmlElement, rows: HtmlElement[]): void {
-  for (const child of node.children) {
-    if (!isElement(child)) continue;
-    const tag = child.name;
-    if (tag === 'tr') rows.push(child);
-    else if (tag === 'thead' || tag === 'tbody' || tag === 'tfoot') collectRows(child, rows);
   }
 }
 

@@ -10,6 +10,7 @@ import { readCanonicalUrl, resolveHref } from './links.js';
 import { isSameSite } from './link-set.js';
 import { parsePage } from './parse-page.js';
 import { applySelectors, type SelectOptions } from './select.js';
+import { readJsonLd } from './structured-data.js';
 import {
   collapseWhitespace,
   findElement,
@@ -243,24 +244,12 @@ function metaContent(doc: HtmlDocument, names: readonly string[]): string | null
 
 const JSON_LD = /<script\b[^>]*\btype\s*=\s*["']?application\/ld\+json["']?[^>]*>([\s\S]*?)<\/script\s*>/gi;
 
-/** schema.org JSON-LD blocks, flattened (@graph included), read from the source: the parser drops scripts. */
+/**
+ * schema.org JSON-LD items, read from the source (the parser drops scripts) and flattened as structured_data's are
+ * (structured-data.ts readJsonLd: @graph, caps, broken blocks skipped).
+ */
 function jsonLd(html: string): Record<string, unknown>[] {
-  const items: Record<string, unknown>[] = [];
-  for (const match of html.matchAll(JSON_LD)) {
-    try {
-      const data: unknown = JSON.parse(match[1] ?? '');
-      const list = Array.isArray(data) ? data : [data];
-      for (const item of list) {
-        if (!item || typeof item !== 'object') continue;
-        const graph = (item as { '@graph'?: unknown })['@graph'];
-        if (Array.isArray(graph)) items.push(...(graph as Record<string, unknown>[]));
-        else items.push(item as Record<string, unknown>);
-      }
-    } catch {
-      // Broken JSON-LD is common on real pages; the other metadata sources still apply.
-    }
-  }
-  return items;
+  return readJsonLd(Array.from(html.matchAll(JSON_LD), (match) => match[1] ?? '')).items;
 }
 
 function ldAuthor(items: readonly Record<string, unknown>[]): string | null {

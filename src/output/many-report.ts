@@ -2,7 +2,9 @@
 // URLs were given, the page's content (or why there is none), a note on each page cut to share the budget, and a
 // summary line first. The pages themselves are read by src/runs/read-many.ts.
 import type { Outcome } from '../outcome.js';
+import type { StructuredData } from '../extract/structured-data.js';
 import { MANY_SENTENCES } from './many-notices.js';
+import { structuredDataResult } from './structured-data.js';
 
 export interface ManyPage {
   /** From 1, in the order the URLs were given. */
@@ -29,6 +31,8 @@ export interface ManyPage {
    * continues; a cut says to read it alone with the same query instead.
    */
   readonly answered?: boolean;
+  /** With structured_data: what the page declares as data (in the structured result only, never the text). */
+  readonly structuredData?: StructuredData;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
@@ -117,5 +121,6 @@ export function structuredManyPage(page: ManyPage): Record<string, unknown> {
     truncated: page.nextStartIndex !== undefined,
     ...(page.nextStartIndex !== undefined && !page.answered && { next_start_index: page.nextStartIndex }),
     ...(page.error && { error: page.error }),
+    ...(page.structuredData && { structured_data: structuredDataResult(page.structuredData) }),
   };
 }

@@ -21,6 +21,8 @@ export { CHANGES_SENTENCES } from './changes-notices.js';
 export { SCREENSHOT_SENTENCES } from './screenshot-text.js';
 // `actions`, what was done to the rendered page before it was read: src/output/actions-notices.ts.
 export { ACTION_SENTENCES } from './actions-notices.js';
+// `structured_data`, what a page declares as data: src/output/data-notices.ts.
+export { DATA_SENTENCES } from './data-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
@@ -157,6 +159,8 @@ export const scraperSentences = {
 /** Ours: what web_scraper's JSON gave up to stay within MAX_OUTPUT_TOKENS (its `notice`). */
 export const scraperCapSentences = {
   rawHtmlLeftOut: 'raw_html was left out to stay within MAX_OUTPUT_TOKENS',
+  structuredDataLeftOut:
+    'structured_data was left out to stay within MAX_OUTPUT_TOKENS (fetch with structured_data gives it apart from the text)',
   textCut: (kept: number, total: number) =>
     `text was cut to ${kept} of ${total} characters to stay within MAX_OUTPUT_TOKENS`,
 } as const;

@@ -23,6 +23,7 @@ import { z } from 'zod';
 import { answerNote, answerPassages } from './answer-text.js';
 import { CHANGES_RESULT_SHAPE, changesParts, structuredChanges } from './changes-text.js';
 import { ACTIONS_RESULT_SHAPE, actionLines, structuredActions } from './actions-text.js';
+import { STRUCTURED_DATA_SHAPE, structuredDataLine, structuredDataResult } from './structured-data.js';
 
 /** One short line where a text tool would otherwise return empty or misleading text. */
 export function statusLine(page: PageContent): string {
@@ -133,6 +134,7 @@ export const PAGE_RESULT_SHAPE = {
     .describe('With query: the passages that answer it, and what was left out'),
   changes: CHANGES_RESULT_SHAPE,
   actions: ACTIONS_RESULT_SHAPE,
+  structured_data: STRUCTURED_DATA_SHAPE,
 };
 
 export function structuredPage(
@@ -169,6 +171,7 @@ export function structuredPage(
     ...(page.answer && { query: structuredAnswer(page.answer) }),
     ...(page.changes && { changes: structuredChanges(page) }),
     ...(page.actions && { actions: structuredActions(page) }),
+    ...(page.structuredData && { structured_data: structuredDataResult(page.structuredData) }),
   };
 }
 
@@ -239,6 +242,8 @@ export async function renderPageText(
   const body = options.raw ? page.raw || page.content : (changes?.body ?? answered ?? page.content);
   checkStartIndex(options.startIndex, body.length);
   const failed = !options.raw && page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
+  // Asked for, the structured data is in the structured result; the text says only that it is there, and what.
+  const data = options.raw ? '' : structuredDataLine(page.structuredData);
   const heading = contentsHeading(page.url);
   const note = answered === undefined ? '' : answerNote(page);
   // The heading and the notices count inside MAX_OUTPUT_TOKENS (capLimit): the whole text stays within it.
@@ -246,12 +251,12 @@ export async function renderPageText(
   const lead = changes?.lead ?? '';
   const frame = await frameTokens(
     cap,
-    [acted, failed, lead, heading, note, widestTruncationNotice(body.length, toolName)],
+    [acted, failed, lead, data, heading, note, widestTruncationNotice(body.length, toolName)],
     body,
   );
   const slice = await sliceContent(body, { ...options, maxTokens: capLimit(Infinity, cap, frame) });
   const notice = truncationNotice(slice, toolName);
-  const parts = [acted, failed, lead, heading, slice.text, note, notice];
+  const parts = [acted, failed, lead, data, heading, slice.text, note, notice];
   const continuation =
     notice && slice.nextIndex !== undefined
       ? { notice, nextIndex: slice.nextIndex, byTokens: slice.limitedBy === 'max_output_tokens' }

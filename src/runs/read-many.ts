@@ -137,6 +137,7 @@ function describe(entry: ManyEntry, number: number, result: Settled | undefined,
     fromCache: page.fromCache,
     content,
     ...(page.answer && { answered: true }),
+    ...(page.structuredData && { structuredData: page.structuredData }),
   };
 }
 

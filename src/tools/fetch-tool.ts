@@ -6,6 +6,7 @@ import { actionOptions, actionsShape } from './action-arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { queryShape, sectionArgument, selectOptions, selectShape, sinceArgument } from './select-arguments.js';
+import { structuredDataOptions, structuredDataShape } from './data-arguments.js';
 import { PAGE_RESULT_SHAPE, renderPageText, structuredPage } from '../output/page-text.js';
 import { SCREENSHOT_RESULT_SHAPE } from '../output/screenshot-text.js';
 import { DEFAULT_SCREENSHOT, presentScreenshot, withBrowserNeeded } from './screenshot-arguments.js';
@@ -28,6 +29,7 @@ const inputShape = {
     false,
     'Also a PNG of the page as a browser shows it (the viewport, 1280 px wide): the page is rendered (needs Chromium); the `screenshot` tool has more choices',
   ),
+  ...structuredDataShape,
 };
 
 export const fetchTool: ToolDefinition<typeof inputShape> = {
@@ -48,6 +50,7 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
       ...requestOptions(args),
       ...selectOptions(args),
       ...sinceOptions(args),
+      ...structuredDataOptions(args),
     };
     const shot = args.screenshot ? { screenshot: DEFAULT_SCREENSHOT } : {};
     const page = await withBrowserNeeded(args.url, () =>

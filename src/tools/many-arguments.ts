@@ -11,6 +11,8 @@ import { integerBetween } from './arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { maxAgeArgument, requestOptions } from './request-arguments.js';
 import { selectOptions, selectorArgument, excludeSelectorsArgument } from './select-arguments.js';
+import { structuredDataOptions, structuredDataShape } from './data-arguments.js';
+import { STRUCTURED_DATA_SHAPE } from '../output/structured-data.js';
 
 /** The most URLs one call reads (read_many's `urls`, search's `read`). */
 export const MAX_MANY_URLS = 20;
@@ -43,6 +45,7 @@ export const manyReadShape = {
   max_age: maxAgeArgument,
   selector: selectorArgument,
   exclude_selectors: excludeSelectorsArgument,
+  ...structuredDataShape,
 };
 
 /**
@@ -57,6 +60,7 @@ export function manyReadOptions(args: ManyReadArguments): ReadOptions {
     ...renderOptions(args),
     ...requestOptions({ max_age: args.max_age }),
     ...selectOptions(args),
+    ...structuredDataOptions(args),
     withoutRaw: true,
   };
 }
@@ -81,6 +85,7 @@ export const manyPageShape = z.object({
   truncated: z.boolean(),
   next_start_index: z.number().int().optional().describe("Where fetch's start_index continues a cut page"),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+  structured_data: STRUCTURED_DATA_SHAPE,
 });
 
 /** The fields both tools' results have about the pages. */

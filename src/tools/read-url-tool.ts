@@ -22,9 +22,11 @@ import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { queryShape, sectionArgument, selectOptions, selectShape } from './select-arguments.js';
 import { PAGE_RESULT_SHAPE, statusLine, structuredPage } from '../output/page-text.js';
+import { structuredDataLine } from '../output/structured-data.js';
 import { answerNote, answerPassages } from '../output/answer-text.js';
 import { countWords } from '../output/scraper-json.js';
 import { actionLines } from '../output/actions-text.js';
+import { structuredDataOptions, structuredDataShape } from './data-arguments.js';
 import { READ_ONLY_WEB, type ToolDefinition } from './types.js';
 
 const inputShape = {
@@ -41,6 +43,7 @@ const inputShape = {
   ...selectShape,
   section: sectionArgument,
   ...queryShape,
+  ...structuredDataShape,
 };
 
 /** Markdown link text and destination, escaped so a bracket or parenthesis cannot break the list. */
@@ -75,7 +78,13 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
   annotations: { ...READ_ONLY_WEB, title: 'Read a URL as Markdown' },
   async run(args, context) {
     const { engine, signal } = context;
-    const reading = { ...renderOptions(args), ...actionOptions(args), ...requestOptions(args), ...selectOptions(args) };
+    const reading = {
+      ...renderOptions(args),
+      ...actionOptions(args),
+      ...requestOptions(args),
+      ...selectOptions(args),
+      ...structuredDataOptions(args),
+    };
     const page = await engine.readPage(args.url, {
       signal,
       withLinkList: args.include_links,
@@ -103,6 +112,7 @@ export const readUrlTool: ToolDefinition<typeof inputShape> = {
         `URL: ${page.finalUrl}`,
         `Words: ${words} | Tokens: ${tokens} | Status: ${readUrlStatus(page, truncated)}`,
         ...(page.section?.found ? [sectionLine(page.section.number, page.section.text)] : []),
+        ...(page.structuredData ? [structuredDataLine(page.structuredData)] : []),
       ].join('\n');
     const failed = page.extractionFailed ? EXTRACTION_FAILED_NOTICE : '';
     const unmatched = page.selectorMatched === 0 ? selectorMatchedNothing(page.url, args.selector) : '';

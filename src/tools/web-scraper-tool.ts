@@ -28,6 +28,8 @@ import { actionOptions, actionsShape } from './action-arguments.js';
 import { renderOptions, renderShape } from './render-arguments.js';
 import { requestOptions, requestShape } from './request-arguments.js';
 import { selectOptions, selectShape } from './select-arguments.js';
+import { structuredDataOptions, structuredDataShape } from './data-arguments.js';
+import { STRUCTURED_DATA_SHAPE, structuredDataResult } from '../output/structured-data.js';
 import { failureOutput } from './failure.js';
 import { READ_ONLY_WEB, type ToolDefinition, type ToolOutput } from './types.js';
 
@@ -43,6 +45,7 @@ const inputShape = {
   ...actionsShape,
   ...requestShape,
   ...selectShape,
+  ...structuredDataShape,
 };
 
 const referenceShape = z.object({
@@ -99,6 +102,7 @@ const outputShape = {
   notice: z.string().optional().describe('Why the result is partial or not HTML, when it is'),
   selector_matched: z.number().int().optional().describe('With selector: how many elements it matched'),
   actions: ACTIONS_RESULT_SHAPE,
+  structured_data: STRUCTURED_DATA_SHAPE,
 };
 
 export type WebScraperResult = z.infer<z.ZodObject<typeof outputShape>>;
@@ -194,6 +198,12 @@ async function fitTokenCap(
     fitted = rest;
     notices.push(scraperCapSentences.rawHtmlLeftOut);
   }
+  // The page's declared data goes next when it alone, without any text, would pass the cap.
+  if (fitted.structured_data !== undefined && !(await fits({ ...fitted, text: '', chunks: undefined }))) {
+    const { structured_data: _data, ...rest } = fitted;
+    fitted = rest;
+    notices.push(scraperCapSentences.structuredDataLeftOut);
+  }
   if (!(await fits(fitted))) {
     const overhead = await size({ ...fitted, text: '', chunks: fitted.chunks ? [] : undefined });
     // With chunks the words appear twice (text and chunks): each gets half of what is left.
@@ -231,6 +241,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...requestOptions(args),
       selector,
       excludeSelectors,
+      ...structuredDataOptions(args),
     };
     let page: PageContent;
     try {
@@ -276,6 +287,7 @@ export const webScraperTool: ToolDefinition<typeof inputShape> = {
       ...(notice ? { notice } : {}),
       ...(scraped.selectorMatched !== undefined && { selector_matched: scraped.selectorMatched }),
       ...(page.actions && { actions: structuredActions(page) }),
+      ...(page.structuredData && { structured_data: structuredDataResult(page.structuredData) }),
     };
     const result = await fitTokenCap(
       full,

@@ -17,6 +17,7 @@ import { extractArticle, type SectionFound } from '../extract/extract-article.js
 import type { SelectOptions } from '../extract/select.js';
 import { extractLinks, pageTextLengthOf } from '../extract/links.js';
 import { scrapeHtml, type ScrapedHtml } from '../extract/scrape.js';
+import { extractStructuredData, type StructuredData, type StructuredDataOptions } from '../extract/structured-data.js';
 import { rankSiteLinks, type ExtractedLinks, type LinkTargets } from '../extract/link-set.js';
 import type { ExplainEntry } from '../extract/trace.js';
 import { decodeBody } from '../fetch/decode.js';
@@ -213,6 +214,8 @@ export interface HtmlWorkInput {
   readonly siteLinksLimit?: number;
   /** web_scraper's document, with the caller's selectors. */
   readonly scrape?: SelectOptions;
+  /** The page's structured data (`structured_data`: JSON-LD, OpenGraph, microdata, RDFa, tables), also beside a twin. */
+  readonly structuredData?: StructuredDataOptions;
   /**
    * The caller never reads the decoded HTML (ReadOptions.withoutRaw): `raw` comes back '' unless the article has no
    * content, whose fallback it is. A 9 MB page's HTML then does not cross back from the worker (issue 23).
@@ -227,6 +230,8 @@ export interface HtmlWork extends HtmlBody {
   readonly article?: ArticleContent;
   readonly linkList?: ExtractedLinks;
   readonly scraped?: ScrapedHtml;
+  /** With `structuredData`: what the page declares as data, clean ({} when it declares nothing). */
+  readonly structuredData?: StructuredData;
   /** Nothing for a reader, or only a JavaScript app shell (src/outcome.ts outcomeOfHtml). */
   readonly emptyOutcome?: 'empty' | 'needs_js';
   /** Little text and heavy scripts (src/outcome.ts looksScriptBuilt): worth rendering under RENDER_JS=auto. */
@@ -247,7 +252,10 @@ function linksAsAsked(found: ExtractedLinks, input: HtmlWorkInput): ExtractedLin
  */
 export function readHtmlWork(input: HtmlWorkInput): HtmlWork {
   const { text: html } = decodeBody(input.bytes, input.contentType);
-  const body = htmlBodyOf(html, input.baseUrl, !input.withoutRaw);
+  const read = htmlBodyOf(html, input.baseUrl, !input.withoutRaw);
+  const structuredData =
+    input.structuredData && cleanStrings(extractStructuredData(html, input.baseUrl, input.structuredData));
+  const body = structuredData ? { ...read, structuredData } : read;
   if (input.stopAtTwin && body.twinUrl !== undefined) {
     // A crawl still follows the links of a page read through its twin: from this parse, not another crossing.
     const found = input.article?.withLinks ? extractLinks(html, input.baseUrl) : undefined;
