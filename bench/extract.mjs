@@ -11,6 +11,8 @@
 //                                                                 the pages whose score changed
 //   npm run bench:extract -- --sets news,modern                   only these sets (news, multilingual, modern)
 //   WEB_READER_EVAL=DIR npm run bench:extract                     the sets elsewhere than ../shared/eval
+//   node bench/extract.mjs --only ours --build DIR                 ours from another build's compiled src/extract
+//                                                                 (a copy of its .bench-out/extract), same worker
 //
 // Every set is split into two fixed random halves, A and B (eval-pages.mjs `halfOf`: a seeded hash of the page id),
 // and every figure is printed for the whole set and for each half, with a 95 % bootstrap interval (pages resampled
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
     sets: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     child: { type: 'string' },
+    build: { type: 'string' },
   },
 });
 const limit = args.limit ? Number(args.limit) : Infinity;
@@ -127,7 +130,9 @@ const SETS = {
 
 async function loadPipeline(name) {
   if (name === 'ours') {
-    const { extractArticle } = await import(join(OUT, 'extract/extract-article.js'));
+    // --build: another build's compiled src/extract (its .bench-out/extract), to compare builds in one run.
+    const build = args.build ? resolve(args.build) : OUT;
+    const { extractArticle } = await import(join(build, 'extract/extract-article.js'));
     return (html, url) => extractArticle(html, { baseUrl: url }).markdown;
   }
   if (name === 'baseline') {
@@ -234,6 +239,7 @@ const BASELINE_HEAP_MB = 4096;
 
 function runInChild(name, setName, pages) {
   const childArgs = [fileURLToPath(import.meta.url), '--child', name, '--sets', setName];
+  if (args.build) childArgs.push('--build', args.build);
   const flags = name === 'baseline' ? [`--max-old-space-size=${BASELINE_HEAP_MB}`] : [];
   const { kind } = SETS[setName];
   const dumpDir = args.dump ? resolve(args.dump, name) : undefined;
