@@ -48,7 +48,7 @@ export function newsPages(limit = Infinity) {
     id,
     url: entry.url,
     expected: entry.articleBody,
-    load: () => new TextDecoder('utf-8').decode(gunzipSync(readFileSync(join(NEWS, 'html', `${id}.html.gz`)))),
+    ...source({ file: join(NEWS, 'html', `${id}.html.gz`), utf8: true }),
   }));
 }
 
@@ -59,7 +59,7 @@ export function multiPages(limit = Infinity) {
     url,
     with: entry.with,
     without: entry.without,
-    load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MULTI, 'html', `${entry.file}.gz`)))),
+    ...source({ file: join(MULTI, 'html', `${entry.file}.gz`), utf8: false }),
   }));
 }
 
@@ -74,8 +74,22 @@ export function modernPages(limit = Infinity) {
     expected: entry.main_content ?? '',
     with: entry.with ?? [],
     without: entry.without ?? [],
-    load: () => decodeAsBrowser(gunzipSync(readFileSync(join(MODERN, 'html', `${id}.html.gz`)))),
+    ...source({ file: join(MODERN, 'html', `${id}.html.gz`), utf8: false }),
   }));
+}
+
+/**
+ * A page's `source` (where its HTML is and how it is decoded: plain data, so it can be posted to a worker thread that
+ * holds nothing else of the set) and `load()`, which reads it.
+ */
+function source(where) {
+  return { source: where, load: () => loadSource(where) };
+}
+
+/** A page's HTML from its `source`: gunzipped, then decoded as UTF-8 (news) or as a browser would (the others). */
+export function loadSource({ file, utf8 }) {
+  const bytes = gunzipSync(readFileSync(file));
+  return utf8 ? new TextDecoder('utf-8').decode(bytes) : decodeAsBrowser(bytes);
 }
 
 /** Bytes → text as a browser would without HTTP headers: BOM, else <meta charset> in the first bytes, else UTF-8. */

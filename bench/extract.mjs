@@ -11,6 +11,8 @@
 //                                                                 the pages whose score changed
 //   npm run bench:extract -- --sets news,modern                   only these sets (news, multilingual, modern)
 //   WEB_READER_EVAL=DIR npm run bench:extract                     the sets elsewhere than ../shared/eval
+//   node bench/extract.mjs --only ours --build DIR                 ours from another build's compiled src/extract
+//                                                                 (a copy of its .bench-out/extract), same worker
 //
 // Every set is split into two fixed random halves, A and B (eval-pages.mjs `halfOf`: a seeded hash of the page id),
 // and every figure is printed for the whole set and for each half, with a 95 % bootstrap interval (pages resampled
@@ -18,7 +20,9 @@
 // least five pages and improves both halves; one that helps one half and costs the other is fitted to its pages.
 //
 // Each pipeline reads each set in its own child process, so a set's peak RSS (getrusage maxrss) is its own and one
-// set's garbage never counts against the next. The baseline (jsdom) reads at most BASELINE_CHUNK pages per process:
+// set's garbage never counts against the next. The child holds what the product's extraction does and no more: ours
+// runs in a worker thread with the pool's resourceLimits (src/workers/pool.ts: an 8 MB young generation), and the
+// child never sees the ground truth: it sends each page's Markdown back and the parent scores it. The baseline (jsdom) reads at most BASELINE_CHUNK pages per process:
 // its heap grows page after page, and over the modern set one process ran out of a 4 GB heap. Pages are read,
 // gunzipped and decoded one at a time outside the timed region; the timer covers HTML text → Markdown only.
 import { spawn } from 'node:child_process';
@@ -30,10 +34,13 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
-import { EVAL, halfOf, MODERN, modernPages, MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { EVAL, halfOf, loadSource, MODERN, modernPages, MULTI, multiPages, NEWS, newsPages } from './eval-pages.mjs';
 import { f1, markdownToText, normalizeSpace, pagePrecision, pageRecall, scoreMulti, scoreNews } from './eval-score.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+/** Where `npm run bench:extract` compiles src/extract (and the pool's worker limits) to: bench/tsconfig.json. */
+const OUT = join(ROOT, '.bench-out/extract');
 
 const { values: args } = parseArgs({
   options: {
@@ -43,10 +50,9 @@ const { values: args } = parseArgs({
     save: { type: 'string' },
     compare: { type: 'string' },
     sets: { type: 'string' },
-    from: { type: 'string' },
-    to: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
     child: { type: 'string' },
+    build: { type: 'string' },
   },
 });
 const limit = args.limit ? Number(args.limit) : Infinity;
@@ -124,7 +130,9 @@ const SETS = {
 
 async function loadPipeline(name) {
   if (name === 'ours') {
-    const { extractArticle } = await import(join(ROOT, '.bench-out/extract/extract/extract-article.js'));
+    // --build: another build's compiled src/extract (its .bench-out/extract), to compare builds in one run.
+    const build = args.build ? resolve(args.build) : OUT;
+    const { extractArticle } = await import(join(build, 'extract/extract-article.js'));
     return (html, url) => extractArticle(html, { baseUrl: url }).markdown;
   }
   if (name === 'baseline') {
@@ -145,19 +153,12 @@ async function loadPipeline(name) {
   throw new Error(`unknown pipeline ${name}`);
 }
 
-async function runChild(name) {
+/** Reads `list`'s pages one at a time and hands each page's Markdown and times to `emit`. */
+async function extractPages(name, setName, list, emit) {
   const extract = await loadPipeline(name);
-  const setName = args.sets;
-  const { kind, pages: listPages } = SETS[setName];
-  const pages = listPages().slice(Number(args.from ?? 0), Number(args.to ?? Infinity));
-  const dumpDir = args.dump ? resolve(args.dump, name) : undefined;
-  if (dumpDir) mkdirSync(dumpDir, { recursive: true });
-  const times = [];
-  // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
-  const cpuTimes = [];
-  const perPage = [];
-  for (const page of pages) {
-    const html = page.load();
+  for (const page of list) {
+    const html = loadSource(page.source);
+    // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
     const cpuStarted = process.cpuUsage();
     const started = performance.now();
     let markdown;
@@ -169,23 +170,56 @@ async function runChild(name) {
     }
     const ms = performance.now() - started;
     const cpu = process.cpuUsage(cpuStarted);
-    cpuTimes.push((cpu.user + cpu.system) / 1000);
-    times.push(ms);
-    const text = markdownToText(markdown);
-    const score = kind === 'shingles' ? scoreNews(page.expected, text) : scoreMulti(page, text);
-    const record = { id: page.id, half: halfOf(page.id), ms: Math.round(ms * 10) / 10, ...score };
-    // The modern set's secondary figure: its main_content against our text by the news rule, without a leading
-    // title heading (the README's rule).
-    if (setName === 'modern') {
-      const shingle = scoreNews(page.expected, withoutTitleLine(text, page.title));
-      record.type = page.type;
-      record.shingles = shingle;
-    }
-    perPage.push(record);
-    if (dumpDir) writeFileSync(join(dumpDir, `${setName}-${page.id.replace(/[^\w.-]/g, '_')}.md`), markdown);
+    emit({ id: page.id, ms, cpuMs: (cpu.user + cpu.system) / 1000, markdown });
   }
-  const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(`${JSON.stringify({ kind, perPage, times, cpuTimes, peakRssMb })}\n`);
+}
+
+/**
+ * A child process: reads the pages its parent lists on stdin (id, URL, where the HTML is; no ground truth, which
+ * the parent scores with) and writes one JSON line per page, then its peak RSS. Ours runs in a worker thread with the
+ * product's resourceLimits (src/workers/pool.ts), as the engine's extraction does; the baseline in the main thread.
+ */
+async function runChild(name) {
+  let input = '';
+  for await (const chunk of process.stdin) input += chunk;
+  const list = JSON.parse(input);
+  const write = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
+  if (name === 'ours') {
+    const { WORKER_YOUNG_GENERATION_MB } = await import(join(OUT, 'workers/pool.js'));
+    const worker = new Worker(fileURLToPath(import.meta.url), {
+      workerData: { name, setName: args.sets, list },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      stdout: false,
+    });
+    worker.on('message', write);
+    await new Promise((resolvePromise, reject) => {
+      worker.on('error', reject);
+      worker.on('exit', resolvePromise);
+    });
+  } else {
+    await extractPages(name, args.sets, list, write);
+  }
+  write({ peakRssMb: process.resourceUsage().maxRSS / 1024 });
+}
+
+async function runWorker() {
+  const { name, setName, list } = workerData;
+  await extractPages(name, setName, list, (record) => parentPort.postMessage(record));
+}
+
+/** One page's record from its child: scored here against the ground truth, which the child never holds. */
+function scorePage(kind, setName, page, result) {
+  const text = markdownToText(result.markdown);
+  const score = kind === 'shingles' ? scoreNews(page.expected, text) : scoreMulti(page, text);
+  const record = { id: page.id, half: halfOf(page.id), ms: Math.round(result.ms * 10) / 10, ...score };
+  // The modern set's secondary figure: its main_content against our text by the news rule, without a leading
+  // title heading (the README's rule).
+  if (setName === 'modern') {
+    const shingle = scoreNews(page.expected, withoutTitleLine(text, page.title));
+    record.type = page.type;
+    record.shingles = shingle;
+  }
+  return record;
 }
 
 function withoutTitleLine(text, title) {
@@ -203,21 +237,42 @@ function withoutTitleLine(text, title) {
 const BASELINE_CHUNK = 100;
 const BASELINE_HEAP_MB = 4096;
 
-function runInChild(name, setName, from, to) {
+function runInChild(name, setName, pages) {
   const childArgs = [fileURLToPath(import.meta.url), '--child', name, '--sets', setName];
-  childArgs.push('--from', String(from), '--to', String(to));
-  if (args.limit) childArgs.push('--limit', args.limit);
-  if (args.dump) childArgs.push('--dump', args.dump);
+  if (args.build) childArgs.push('--build', args.build);
   const flags = name === 'baseline' ? [`--max-old-space-size=${BASELINE_HEAP_MB}`] : [];
+  const { kind } = SETS[setName];
+  const dumpDir = args.dump ? resolve(args.dump, name) : undefined;
+  if (dumpDir) mkdirSync(dumpDir, { recursive: true });
+  const byId = new Map(pages.map((page) => [page.id, page]));
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [...flags, ...childArgs], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk) => (out += chunk));
+    const child = spawn(process.execPath, [...flags, ...childArgs], { stdio: ['pipe', 'pipe', 'inherit'] });
+    const part = { kind, perPage: [], times: [], cpuTimes: [], peakRssMb: 0 };
+    let pending = '';
+    const take = (line) => {
+      const result = JSON.parse(line);
+      if (result.peakRssMb !== undefined) {
+        part.peakRssMb = result.peakRssMb;
+        return;
+      }
+      const page = byId.get(result.id);
+      part.times.push(result.ms);
+      part.cpuTimes.push(result.cpuMs);
+      part.perPage.push(scorePage(kind, setName, page, result));
+      if (dumpDir) writeFileSync(join(dumpDir, `${setName}-${page.id.replace(/[^\w.-]/g, '_')}.md`), result.markdown);
+    };
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk) => {
+      const lines = (pending + chunk).split('\n');
+      pending = lines.pop();
+      for (const line of lines) if (line) take(line);
+    });
     child.on('close', (code) =>
-      code === 0
-        ? resolvePromise(JSON.parse(out.trim().split('\n').pop()))
-        : reject(new Error(`${name} ${setName} pages ${from}–${to}: exit ${code}`)),
+      code === 0 && part.perPage.length === pages.length
+        ? resolvePromise(part)
+        : reject(new Error(`${name} ${setName}: exit ${code}, ${part.perPage.length} of ${pages.length} pages`)),
     );
+    child.stdin.end(JSON.stringify(pages.map(({ id, url, source }) => ({ id, url, source }))));
   });
 }
 
@@ -225,11 +280,13 @@ function runInChild(name, setName, from, to) {
 async function runPipeline(name, setNames) {
   const result = { name, sets: {}, peakRssMb: 0 };
   for (const setName of setNames) {
-    const count = SETS[setName].pages().length;
-    if (count === 0) continue;
-    const chunk = name === 'baseline' ? BASELINE_CHUNK : count;
+    const pages = SETS[setName].pages();
+    if (pages.length === 0) continue;
+    const chunk = name === 'baseline' ? BASELINE_CHUNK : pages.length;
     const parts = [];
-    for (let from = 0; from < count; from += chunk) parts.push(await runInChild(name, setName, from, from + chunk));
+    for (let from = 0; from < pages.length; from += chunk) {
+      parts.push(await runInChild(name, setName, pages.slice(from, from + chunk)));
+    }
     const perPage = parts.flatMap((part) => part.perPage);
     const times = parts.flatMap((part) => part.times);
     const cpuTimes = parts.flatMap((part) => part.cpuTimes);
@@ -356,6 +413,7 @@ function printComparison(ours, saved) {
 }
 
 async function main() {
+  if (!isMainThread) return runWorker();
   if (args.child) return runChild(args.child);
   if (args.help) {
     // The header comment of this file is the usage.

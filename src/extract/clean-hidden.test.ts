@@ -192,3 +192,20 @@ describe('counting', () => {
     expect(clean(html)).toEqual({ text: 'Shown', dropped: 3 });
   });
 });
+
+describe('cutting in place (issue 24 item 5)', () => {
+  it("cuts an element's children in its own array, order kept, and unwraps a static <noscript> copy in its place", () => {
+    const html = `<body><div id="x"><p>a</p><!-- note --><p hidden>b</p><p>c</p><template>t</template><p>d</p></div>
+      <section id="y"><p>before</p><noscript><p>${PROSE.repeat(3)}</p></noscript><p>after</p></section></body>`;
+    const doc = parseHtml(html);
+    const div = findElement(doc, (el) => el.attribs.id === 'x')!;
+    const children = div.children;
+    expect(removeHidden(doc, { keepNoscript: true })).toBe(2);
+    expect(div.children).toBe(children);
+    expect(div.children.map((node) => textOf(node).trim()).filter(Boolean)).toEqual(['a', 'c', 'd']);
+    const section = findElement(doc, (el) => el.attribs.id === 'y')!;
+    const blocks = section.children.filter((node) => node.type === 'tag');
+    expect(blocks.map((node) => textOf(node).slice(0, 6))).toEqual(['before', PROSE.slice(0, 6), 'after']);
+    expect(blocks.every((node) => node.parent === section)).toBe(true);
+  });
+});

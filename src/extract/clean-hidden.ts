@@ -137,33 +137,76 @@ export function removeHidden(
     sheet: options.sheet ?? EMPTY_SHEET,
     pageChars: () => (pageChars ??= textOf(root).length),
   };
+  // The children each visit drops, by index (a <noscript> unwrapped as -1 − index), above the visit's `base`: its
+  // children array is cut in place once its loop ends (cutDropped), where a new array grown by push used to replace
+  // it, most of what this pass allocated. Until then the array is as parsed, as before: a rule that weighs the
+  // page's text (pageChars) reads the tree mid-walk and sees what it saw.
+  const drops: number[] = [];
   const visit = (parent: HtmlElement | HtmlDocument): void => {
-    let changed = false;
-    const kept: HtmlNode[] = [];
-    for (const child of parent.children) {
-      if (child.type === 'text') {
-        kept.push(child);
-        continue;
-      }
+    const base = drops.length;
+    let unwraps = false;
+    const children = parent.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (child.type === 'text') continue;
       if (isElement(child) && !NEVER_CONTENT.has(child.name) && !isHidden(child, context)) {
         visit(child);
-        kept.push(child);
         continue;
       }
-      changed = true;
-      if (!isElement(child)) continue;
-      if (options.keepNoscript && isStaticCopy(child)) {
+      if (isElement(child) && options.keepNoscript && isStaticCopy(child)) {
         // Unwrapped: its content takes its place, so scoring and rendering see ordinary blocks.
         visit(child);
         for (const inner of child.children) inner.parent = parent;
-        kept.push(...child.children);
-      } else if (!NEVER_CONTENT.has(child.name)) {
+        drops.push(-1 - i);
+        unwraps = true;
+        continue;
+      }
+      drops.push(i);
+      if (isElement(child) && !NEVER_CONTENT.has(child.name)) {
         dropped++; // hidden
         if (options.trace) traceRemoved(options.trace, 'hidden', child, hiddenReason(child, context) ?? 'hidden');
       }
     }
-    if (changed) parent.children = kept;
+    if (drops.length > base) cutDropped(parent, drops, base, unwraps);
+    drops.length = base;
   };
   visit(root);
   return dropped;
+}
+
+/**
+ * Cuts from `parent`'s children the indices listed in `drops` from `base` on, in order, and unwraps those listed as
+ * -1 − index: in place, unless a <noscript> is unwrapped (the retry's rare case), which makes a new array.
+ */
+function cutDropped(
+  parent: HtmlElement | HtmlDocument,
+  drops: readonly number[],
+  base: number,
+  unwraps: boolean,
+): void {
+  const children = parent.children;
+  let next = base;
+  if (!unwraps) {
+    let kept = 0;
+    for (let i = 0; i < children.length; i++) {
+      if (drops[next] === i) {
+        next++;
+        continue;
+      }
+      if (kept !== i) children[kept] = children[i]!;
+      kept++;
+    }
+    children.length = kept;
+    return;
+  }
+  const out: HtmlNode[] = [];
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (drops[next] === i) next++;
+    else if (drops[next] === -1 - i) {
+      next++;
+      out.push(...(child as HtmlElement).children);
+    } else out.push(child);
+  }
+  parent.children = out;
 }

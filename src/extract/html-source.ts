@@ -69,11 +69,14 @@ export interface ScriptSource {
 
 /**
  * `html` without its comments, script and style bodies, inline SVG, template content and the fallback text of
- * iframe, noembed and noframes; everything else as written. With `styles`, each `<style>` cut is listed there; with
- * `scripts`, each `<script>`.
+ * iframe, noembed and noframes; everything else as written, as the runs of it that stay, in order: slices of `html`
+ * and the end tags put back. The parser reads them one after another (parse.ts), so the page is never copied whole:
+ * one string joined from the runs was flattened into a copy of the page when the tokenizer first read it (about a
+ * byte per character of every page, alive for the whole parse). With `styles`, each `<style>` cut is listed there;
+ * with `scripts`, each `<script>`.
  */
-export function cutNeverRendered(html: string, styles?: StyleSource[], scripts?: ScriptSource[]): string {
-  let out = '';
+export function cutNeverRendered(html: string, styles?: StyleSource[], scripts?: ScriptSource[]): string[] {
+  const pieces: string[] = [];
   let kept = 0;
   CUT_START.lastIndex = 0;
   for (let match = CUT_START.exec(html); match; match = CUT_START.exec(html)) {
@@ -118,12 +121,16 @@ export function cutNeverRendered(html: string, styles?: StyleSource[], scripts?:
     }
     CUT_START.lastIndex = end;
     // A cut that changes nothing (`<title>x</title>` as written) leaves the run of kept text unbroken: a page whose
-    // only cuts are such is returned as it is, not copied (issue 23: a 9 MB page stays one string, not two).
+    // only cuts are such is one run, `html` itself (issue 23: a 9 MB page stays one string, not two).
     if (keep + insert.length === end && html.startsWith(insert, keep)) continue;
-    out += html.slice(kept, keep) + insert;
+    // Each run its own string: `run + insert` would be flattened into a copy of the run when read.
+    if (keep > kept) pieces.push(html.slice(kept, keep));
+    if (insert) pieces.push(insert);
     kept = end;
   }
-  return kept === 0 ? html : out + html.slice(kept);
+  if (kept === 0) return [html];
+  if (kept < html.length) pieces.push(html.slice(kept));
+  return pieces;
 }
 
 /**

@@ -17,7 +17,8 @@ export interface ParsedPage {
 
 /** The source pre-pass of a page (cutNeverRendered) and the hiding rules of the sheets it cut. */
 export interface CutPage {
-  readonly source: string;
+  /** The runs of the page's HTML that stay (cutNeverRendered), read by the parser in order. */
+  readonly source: readonly string[];
   readonly sheet: HidingSheet;
 }
 

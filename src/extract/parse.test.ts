@@ -8,6 +8,7 @@ import {
   textOf,
   type HtmlDocument,
 } from './parse.js';
+import { cutNeverRendered } from './html-source.js';
 
 /** The deepest element nesting under `root`, walked without recursion. */
 function maxDepth(root: HtmlDocument): number {
@@ -214,5 +215,40 @@ describe('parseHtml builds a light tree (issue 23: memory proportional to what i
     expect(textOf(doc)).toBe('A & Btwoc');
     const body = findElement(doc, (el) => el.name === 'body')!;
     expect(body.children.map((child) => (isElement(child) ? child.name : child.type))).toEqual(['ul', 'b']);
+  });
+});
+
+describe('the pre-pass hands the parser runs of the page, never a copy of it (issue 24 item 5)', () => {
+  /** A tree as plain data: names, attributes and text, in order. */
+  const shape = (node: HtmlDocument | import('./parse.js').HtmlNode): unknown =>
+    node.type === 'text'
+      ? node.data
+      : isElement(node) || node.type === 'root'
+        ? [isElement(node) ? [node.name, { ...node.attribs }] : 'root', ...node.children.map(shape)]
+        : node.type;
+
+  it('returns the runs that stay as slices of the page, with the end tags it puts back, not one joined string', () => {
+    const page = '<p>a</p><script>x()</script><p>b &amp; c</p><iframe>fallback</iframe>';
+    expect(cutNeverRendered(page)).toEqual(['<p>a</p>', '<p>b &amp; c</p><iframe>', '</iframe>']);
+    const untouched = '<title>t</title><p>nothing to cut</p>';
+    expect(cutNeverRendered(untouched)).toEqual([untouched]);
+  });
+
+  it('parses a page cut into two runs anywhere (in a tag name, an attribute, an entity, text) as the page whole', () => {
+    const page = `<html><head><title>T</title></head><body><div class="a b" data-x='1'>x &amp; y<br/>z</div></body></html>`;
+    const whole = shape(parseHtml(page));
+    for (let at = 1; at < page.length; at++) {
+      expect(shape(parseHtml('', { source: [page.slice(0, at), page.slice(at)] })), `cut at ${at}`).toEqual(whole);
+    }
+  });
+
+  it('drops the elements past the depth cap by their names when a name spans two runs', () => {
+    const page = `<html><body>${nested(MAX_NESTING_DEPTH + 3, '<section id=s>', '</section>', 'deep')}<p>after</p>`;
+    const whole = shape(parseHtml(page));
+    const capped = page.indexOf('<section', 14 * (MAX_NESTING_DEPTH - 2));
+    const closing = page.indexOf('</section>');
+    for (const at of [capped + 3, capped + 5, capped + 20, capped + 34, closing + 4, closing + 14, closing + 25]) {
+      expect(shape(parseHtml('', { source: [page.slice(0, at), page.slice(at)] })), `cut at ${at}`).toEqual(whole);
+    }
   });
 });

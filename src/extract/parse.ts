@@ -64,10 +64,18 @@ class DepthCappedParser extends Parser {
 
   constructor(
     handler: Partial<Handler>,
-    private readonly source: string,
     private readonly xmlMode: boolean,
   ) {
     super(handler, { xmlMode });
+  }
+
+  /**
+   * Writes `pieces` one after another and ends: the parser reads them as one document (a token may span two), and
+   * no string of the whole document is made (html-source.ts cutNeverRendered).
+   */
+  parsePieces(pieces: readonly string[]): void {
+    for (const piece of pieces) this.write(piece);
+    this.end();
   }
 
   // htmlparser2 keeps its open elements in a private `stack` (htmlparser2 10.x); the deep-document tests fail
@@ -76,9 +84,10 @@ class DepthCappedParser extends Parser {
     return (this as unknown as { stack: string[] }).stack.length;
   }
 
-  // Offsets are into `source`: the document is written in one chunk, so the parser's buffer offset stays 0.
+  // Offsets are into the whole document, written in pieces: htmlparser2's own (private) getSlice reads them from its
+  // buffers, as its onopentagname does next; the deep-document tests fail loudly if that ever changes.
   private tagName(start: number, endIndex: number): string {
-    const name = this.source.slice(start, endIndex);
+    const name = (this as unknown as { getSlice(start: number, end: number): string }).getSlice(start, endIndex);
     return this.xmlMode ? name : name.toLowerCase();
   }
 
@@ -155,7 +164,7 @@ class DepthCappedParser extends Parser {
  */
 export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {}): ReturnType<typeof parseDocument> {
   const handler = new DomHandler(undefined, { xmlMode: options.xmlMode ?? false });
-  new DepthCappedParser(handler, markup, options.xmlMode ?? false).end(markup);
+  new DepthCappedParser(handler, options.xmlMode ?? false).parsePieces([markup]);
   return handler.root;
 }
 
@@ -163,10 +172,13 @@ export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {})
  * `options.styles` collects the page's `<style>` sheets as the pre-pass cuts them (for hidden-css.ts);
  * `options.source` is the pre-pass already run on `html` (cutNeverRendered), not run again.
  */
-export function parseHtml(html: string, options: { styles?: StyleSource[]; source?: string } = {}): HtmlDocument {
+export function parseHtml(
+  html: string,
+  options: { styles?: StyleSource[]; source?: readonly string[] } = {},
+): HtmlDocument {
   const source = options.source ?? cutNeverRendered(html, options.styles);
   const builder = new TreeBuilder(); // the light tree (tree-builder.ts); feeds keep domhandler's, above
-  new DepthCappedParser(builder, source, false).end(source);
+  new DepthCappedParser(builder, false).parsePieces(source);
   const doc = builder.root;
   placeBodyContent(doc);
   return doc;
@@ -176,8 +188,8 @@ export function parseHtml(html: string, options: { styles?: StyleSource[]; sourc
  * htmlparser2's events for HTML the pre-pass has cut (cutNeverRendered), under the same depth cap, to a handler that
  * builds no tree (link-stream.ts). The handler sees what TreeBuilder would build from, before placeBodyContent.
  */
-export function streamHtml(source: string, handler: Partial<Handler>): void {
-  new DepthCappedParser(handler, source, false).end(source);
+export function streamHtml(source: readonly string[], handler: Partial<Handler>): void {
+  new DepthCappedParser(handler, false).parsePieces(source);
 }
 
 // What may stay in <head> (HTML §13.2.6.4.4, "in head"): any other start tag, or text that is not whitespace, ends
