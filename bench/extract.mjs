@@ -21,7 +21,7 @@
 //
 // Each pipeline reads each set in its own child process, so a set's peak RSS (getrusage maxrss) is its own and one
 // set's garbage never counts against the next. The child holds what the product's extraction does and no more: ours
-// runs in a worker thread with the pool's resourceLimits (src/workers/pool.ts: an 8 MB young generation), and the
+// runs in a worker thread with the pool's resourceLimits (src/workers/pool.ts: an 8 MB young generation, a capped old one), and the
 // child never sees the ground truth: it sends each page's Markdown back and the parent scores it. The baseline (jsdom) reads at most BASELINE_CHUNK pages per process:
 // its heap grows page after page, and over the modern set one process ran out of a 4 GB heap. Pages are read,
 // gunzipped and decoded one at a time outside the timed region; the timer covers HTML text → Markdown only.
@@ -185,10 +185,10 @@ async function runChild(name) {
   const list = JSON.parse(input);
   const write = (record) => process.stdout.write(`${JSON.stringify(record)}\n`);
   if (name === 'ours') {
-    const { WORKER_YOUNG_GENERATION_MB } = await import(join(OUT, 'workers/pool.js'));
+    const { workerResourceLimits } = await import(join(OUT, 'workers/pool.js'));
     const worker = new Worker(fileURLToPath(import.meta.url), {
       workerData: { name, setName: args.sets, list },
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB },
+      resourceLimits: workerResourceLimits(), // MAX_RESPONSE_SIZE's default
       stdout: false,
     });
     worker.on('message', write);

@@ -6,7 +6,7 @@ import type { ParsedSitemap } from '../crawl/sitemap.js';
 import type { QueryAnswer } from '../extract/rank-passages.js';
 import type { PdfPageImage } from '../formats/pdf-page-image.js';
 import type { PageDiff } from '../extract/page-diff.js';
-import { createWorkerPool } from './pool.js';
+import { createWorkerPool, workerResourceLimits } from './pool.js';
 import type {
   DocumentBody,
   DocumentBodyInput,
@@ -75,7 +75,7 @@ const LINEAR_WORK_MIN_MS = 5000;
 const DEFAULT_WORKERS = Math.max(1, Math.min(4, availableParallelism())) + 1;
 
 export function createExtractor(config: Config, size = DEFAULT_WORKERS): Extractor {
-  const pool = createWorkerPool(workerScript(), size);
+  const pool = createWorkerPool(workerScript(), size, workerResourceLimits(config.maxResponseBytes));
   const linearLimitMs = Math.max(config.extractTimeoutMs, LINEAR_WORK_MIN_MS);
   return {
     readPdf: (bytes) => pool.run<PdfBody>('readPdf', { bytes }, config.extractTimeoutMs * PDF_TIMEOUT_FACTOR),

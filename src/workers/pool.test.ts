@@ -1,7 +1,7 @@
 // The worker pool runs the compiled worker (dist/), which `npm test` builds first.
 import { afterEach, describe, expect, it } from 'vitest';
 import { runAsCaller } from './callers.js';
-import { createWorkerPool, WORKER_YOUNG_GENERATION_MB, type WorkerPool } from './pool.js';
+import { createWorkerPool, WORKER_YOUNG_GENERATION_MB, workerResourceLimits, type WorkerPool } from './pool.js';
 
 const SCRIPT = new URL('../../dist/workers/extract-worker.js', import.meta.url);
 let pool: WorkerPool | undefined;
@@ -26,6 +26,14 @@ it("starts its workers with a small young generation, so a big page's garbage is
   expect(limits.maxYoungGenerationSizeMb).toBe(WORKER_YOUNG_GENERATION_MB);
 });
 
+it("caps each worker's old generation: 1 GB for the default page limit, more for a larger one", async () => {
+  expect(workerResourceLimits().maxOldGenerationSizeMb).toBe(1024);
+  expect(workerResourceLimits(50 * 1024 * 1024).maxOldGenerationSizeMb).toBe(5000);
+  pool = createWorkerPool(SCRIPT, 1, workerResourceLimits(20 * 1024 * 1024));
+  const limits = await pool.run<{ maxOldGenerationSizeMb: number }>('resourceLimits', {}, 5000);
+  expect(limits.maxOldGenerationSizeMb).toBe(2000);
+});
+
 it('stops a task over its time limit, replaces the worker and keeps serving', async () => {
   pool = createWorkerPool(SCRIPT, 1);
   await expect(pool.run('spin', {}, 300)).rejects.toMatchObject({
@@ -34,6 +42,18 @@ it('stops a task over its time limit, replaces the worker and keeps serving', as
   });
   const work = await pool.run<{ raw: string }>('readHtmlWork', page('<p>Still here and reading.</p>'), 5000);
   expect(work.raw).toContain('Still here');
+});
+
+it('a page whose extraction passes the heap cap fails alone; its worker is replaced and the pool keeps serving', async () => {
+  pool = createWorkerPool(SCRIPT, 1, { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 24 });
+  const cells = '<tr><td>cell</td><td><a href="/x">a link</a></td></tr>'.repeat(150_000);
+  await expect(pool.run('readHtmlWork', page(`<table>${cells}</table>`), 60_000)).rejects.toMatchObject({
+    name: 'ExtractionError',
+    code: 'EXTRACTION_FAILED',
+    message: expect.stringMatching(/^Extraction worker crashed: .*memory/),
+  });
+  const work = await pool.run<{ raw: string }>('readHtmlWork', page('<p>Still reading after it.</p>'), 10_000);
+  expect(work.raw).toContain('Still reading after it.');
 });
 
 it('a task queued behind a stuck one still runs once the stuck one is stopped', async () => {

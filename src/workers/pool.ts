@@ -11,7 +11,7 @@
 // are loaded, and a worker's start (hundreds of ms, seconds on a busy machine) never counts against the first
 // task's limit; before, the first read on a loaded machine could fail EXTRACTION_TIMEOUT while the worker loaded.
 // Not handled here: choosing what runs; the worker script dispatches by task name.
-import { Worker } from 'node:worker_threads';
+import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { ExtractionError } from '../errors.js';
 import { currentCaller, type Caller } from './callers.js';
 
@@ -50,7 +50,32 @@ export interface WorkerPool {
  */
 export const WORKER_YOUNG_GENERATION_MB = 8;
 
-export function createWorkerPool(script: URL, size: number): WorkerPool {
+/** The old generation's cap of each worker, MB, for MAX_RESPONSE_SIZE's default (10 MB): see workerResourceLimits. */
+const MIN_OLD_GENERATION_MB = 1024;
+/** MB of old generation allowed per MB of MAX_RESPONSE_SIZE: a 9 MB page's extraction peaks near 155 MB. */
+const OLD_GENERATION_PER_PAGE_MB = 100;
+
+/**
+ * Each extraction worker's heap limits. The young generation: above. The old generation is capped (V8's own limit is
+ * the machine's, 4 GB here) for two reasons: a page whose extraction would need more fails alone — its worker ends
+ * with ERR_WORKER_OUT_OF_MEMORY and is replaced, the read is EXTRACTION_FAILED — instead of growing the process until
+ * the system ends it; and V8 grows a capped heap by a smaller factor between full collections, so the garbage of
+ * earlier pages is collected sooner (bench:extract's modern set in the pool's worker: 116 MB peak with the cap,
+ * 159–164 MB without, docs/benchmarks.md). The cap follows MAX_RESPONSE_SIZE, so a larger page limit keeps room.
+ */
+export function workerResourceLimits(maxResponseBytes = 10 * 1024 * 1024): ResourceLimits {
+  const pageMb = Math.ceil(maxResponseBytes / (1024 * 1024));
+  return {
+    maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+    maxOldGenerationSizeMb: Math.max(MIN_OLD_GENERATION_MB, pageMb * OLD_GENERATION_PER_PAGE_MB),
+  };
+}
+
+export function createWorkerPool(
+  script: URL,
+  size: number,
+  limits: ResourceLimits = workerResourceLimits(),
+): WorkerPool {
   const slots: Slot[] = [];
   // The callers with waiting tasks, in turn order (a Map keeps insertion order): the one served goes to the back.
   const waiting = new Map<Caller, Job[]>();
@@ -78,7 +103,7 @@ export function createWorkerPool(script: URL, size: number): WorkerPool {
   }
 
   function spawn(): Slot {
-    const worker = new Worker(script, { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const worker = new Worker(script, { resourceLimits: limits });
     const slot: Slot = { worker, ready: false, job: undefined, timer: undefined };
     // An idle pool must not keep the process alive (a CLI run ends when its output is written).
     slot.worker.unref();
