@@ -275,7 +275,9 @@ export function runTaskCall(
 export function unknownToolResult(name: string, tools: readonly AnyTool[]): CallToolResult {
   const names = tools.map((t) => t.name).join(', ');
   return toCallToolResult({
-    text: `Unknown tool '${quoteInput(name)}'. This server offers: ${names}.`,
+    text:
+      `Unknown tool '${quoteInput(name)}'. This server offers: ${names}. The server's operator chooses its tools ` +
+      'with --tools or WEB_READER_TOOLS (--tools all offers every one).',
     structured: { status: 'error' },
     isError: true,
   });

@@ -23,7 +23,7 @@ import type { LlmsTxtIndex } from './llms-txt-index.js';
 import { readImagePage } from './read-image.js';
 import { readPdfPage, type PdfOcrConfig } from './read-pdf.js';
 import { readTextPage } from './read-text.js';
-import { assertActionOptions, attemptRender, hasActions, type PageRenderer } from './render-step.js';
+import { assertBrowserOptions, attemptRender, hasActions, type PageRenderer } from './render-step.js';
 import { InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import type { Ocr } from '../ocr/ocr.js';
@@ -123,7 +123,7 @@ export function createPageReader(io: ReaderIO): (url: string, options?: ReadOpti
     if (options.selector !== undefined || options.waitFor !== undefined || options.excludeSelectors !== undefined) {
       (await import('../extract/select.js')).assertSelectOptions(options);
     }
-    await assertActionOptions(url, options);
+    await assertBrowserOptions(url, options);
     const loaded = await loadPage(url, options);
     const kind = sniffContent(loaded.page.mediaType, loaded.page.body, loaded.page.finalUrl);
     const page = await read(url, loaded, kind, options);

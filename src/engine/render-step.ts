@@ -121,11 +121,17 @@ export type RenderAttempt =
 export const hasActions = (options: RenderOptions): boolean => (options.actions?.length ?? 0) > 0;
 
 /**
- * `actions` are checked before anything is fetched: each one (page-actions.ts, again for the library's callers that
- * skip the tools' schemas), and with the other arguments — they need a browser, so not with render "never", and the
- * browser would send the page's requests without the caller's headers, so not with headers (as render "always").
+ * What needs the browser is checked before anything is fetched. A screenshot and `actions` need a browser, so not
+ * with render "never"; the browser would send the page's requests without the caller's headers, so neither goes with
+ * headers (as render "always"). `actions` are also checked one by one (page-actions.ts, again for the library's
+ * callers that skip the tools' schemas).
  */
-export async function assertActionOptions(url: string, options: RenderOptions): Promise<void> {
+export async function assertBrowserOptions(url: string, options: RenderOptions): Promise<void> {
+  if (options.screenshot) {
+    if (options.render === 'never') throw new InvalidArgumentError('render', SCREENSHOT_WITH_RENDER_NEVER);
+    if (carriesCredentials(options.credentials, url))
+      throw new InvalidArgumentError('headers', SCREENSHOT_WITH_HEADERS);
+  }
   if (options.actions === undefined) return;
   (await import('../browser/check-actions.js')).parseActions(options.actions);
   if (!hasActions(options)) return;
@@ -169,18 +175,16 @@ export async function attemptRender(
 }
 
 /**
- * A screenshot renders the page whatever the static read found (render "never" is the caller's contradiction) and
- * fails as render "always" does: no browser is BROWSER_MISSING, and a read with credentials is refused, since the
- * browser would not carry them.
+ * A screenshot renders the page whatever the static read found and fails as render "always" does: no browser is
+ * BROWSER_MISSING (render "never" and credentials were refused before the fetch: assertBrowserOptions).
  */
 async function renderForScreenshot(
   renderer: PageRenderer,
   url: string,
   options: RenderOptions,
 ): Promise<RenderAttempt> {
-  // RENDER_JS is only the policy of a call that names none (as render "always" renders under RENDER_JS=never).
-  if (options.render === 'never') throw new InvalidArgumentError('render', SCREENSHOT_WITH_RENDER_NEVER);
-  if (carriesCredentials(options.credentials, url)) throw new InvalidArgumentError('headers', SCREENSHOT_WITH_HEADERS);
+  // RENDER_JS is only the policy of a call that names none (as render "always" renders under RENDER_JS=never); the
+  // caller's contradictions were refused before the fetch (assertBrowserOptions).
   return renderedAttempt(url, await renderer.render(url, options));
 }
 

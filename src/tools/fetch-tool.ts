@@ -53,9 +53,10 @@ export const fetchTool: ToolDefinition<typeof inputShape> = {
       ...structuredDataOptions(args),
     };
     const shot = args.screenshot ? { screenshot: DEFAULT_SCREENSHOT } : {};
-    const page = await withBrowserNeeded(args.url, () =>
-      engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading, ...shot }),
-    );
+    const read = () =>
+      engine.readPage(args.url, { signal, explain, raw: args.raw, withoutRaw: !args.raw, ...reading, ...shot });
+    // Only a screenshot asked for is named when there is no browser (actions say their own need).
+    const page = await (args.screenshot ? withBrowserNeeded(args.url, read) : read());
     const rendered = await renderPageText('fetch', page, {
       raw: args.raw,
       maxLength: args.max_length,

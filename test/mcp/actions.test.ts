@@ -238,5 +238,6 @@ describe('actions without a browser', () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ error: { code: 'BROWSER_MISSING' } });
     expect(result.text).toContain('apt-get install chromium');
+    expect(result.text).not.toContain('screenshot'); // no screenshot was asked for
   });
 });

@@ -200,6 +200,7 @@ describe.each(CASES)('a $era client over $transport', ({ era, transport, open })
     const unknown = await client!.callTool({ name: 'no_such_tool', arguments: {} }, {});
     expect(unknown.isError).toBe(true);
     expect(JSON.stringify(unknown.content)).toContain('This server offers: fetch, links, web');
+    expect(JSON.stringify(unknown.content)).toContain('--tools all offers every one');
   });
 
   it('cancels a call: the page it waits for sees its request dropped', async () => {

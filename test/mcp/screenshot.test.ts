@@ -184,6 +184,8 @@ describeWithBrowser('screenshots over MCP, with Chromium', (browserPath) => {
     expect(wide.text).toContain('width must be an integer between 320 and 1920');
     const quality = await session.call('screenshot', { url: server.url('/chart'), quality: 50 });
     expect(quality.text).toContain('quality applies to format "jpeg" only');
+    // Both refused before anything is fetched: the page is never asked for.
+    const asked = server.hits('/chart');
     const never = await session.call('fetch', { url: server.url('/chart'), screenshot: true, render: 'never' });
     expect(never.structuredContent).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
     expect(never.text).toContain('screenshot cannot be used with render "never"');
@@ -195,6 +197,7 @@ describeWithBrowser('screenshots over MCP, with Chromium', (browserPath) => {
     });
     expect(withHeaders.structuredContent).toMatchObject({ error: { code: 'INVALID_ARGUMENT' } });
     expect(withHeaders.text).toContain('screenshot cannot be used with headers');
+    expect(server.hits('/chart')).toBe(asked);
   });
 
   it('pictures on a forbidden address are never fetched while the page is drawn; allowed, they are', async () => {
