@@ -126,6 +126,26 @@ export const FLAGS = {
     commands: [...CONTENT_READERS, 'screenshot'],
     argument: 'wait_for',
   },
+  actions: {
+    type: 'string',
+    value: 'JSON',
+    help: 'done to the rendered page before it is read, a JSON list: \'[{"click":"#more"}]\' (README "Actions")',
+    commands: ['read', 'scrape', 'screenshot'],
+    argument: 'actions',
+  },
+  'structured-data': {
+    type: 'boolean',
+    help: "also the page's declared data (JSON-LD, OpenGraph, microdata, tables): in the result of --json",
+    commands: ['read', 'scrape', 'search'],
+    argument: 'structured_data',
+  },
+  tables: {
+    type: 'string',
+    value: 'rows|csv',
+    help: "the page's data tables as rows (default) or CSV text, in the structured data (implies --structured-data)",
+    commands: ['read', 'scrape', 'search'],
+    argument: 'tables',
+  },
   output: { type: 'string', short: 'o', value: 'FILE', help: 'write the image to FILE', commands: ['screenshot'] },
   'full-page': {
     type: 'boolean',

@@ -32,6 +32,7 @@ import {
 } from './command-line.js';
 import { inFlagWords, statusLineInFlagWords, type Command } from './flags.js';
 import { commandHelp, mainHelp } from './help.js';
+import { actionsFlag, dataFlags, renderFlags, selectFlags } from './reading-flags.js';
 import { asSentence, CLI_SENTENCES } from '../output/notices.js';
 
 /** Exit codes, one table: scripts tell success from each kind of failure. */
@@ -54,22 +55,6 @@ function requestFlags(values: Values): { headers?: Record<string, string>; max_a
   return {
     ...(values.header !== undefined && { headers }),
     ...(values['max-age'] !== undefined && { max_age: integerFlag(values, 'max-age') }),
-  };
-}
-
-/** --render and --wait-for as the tools' arguments; the tool's schema checks them and names a wrong value. */
-function renderFlags(values: Values): { render?: string; wait_for?: string } {
-  return {
-    ...(values.render !== undefined && { render: values.render }),
-    ...(values['wait-for'] !== undefined && { wait_for: values['wait-for'] }),
-  };
-}
-
-/** --selector and --exclude-selector as the tools' arguments; the tool's schema checks each selector. */
-function selectFlags(values: Values): { selector?: string; exclude_selectors?: string[] } {
-  return {
-    ...(values.selector !== undefined && { selector: values.selector }),
-    ...(values['exclude-selector'] !== undefined && { exclude_selectors: values['exclude-selector'] }),
   };
 }
 
@@ -228,6 +213,8 @@ async function runCommand(
         max_length: integerFlag(values, 'max-length') ?? 0,
         start_index: integerFlag(values, 'start-index') ?? 0,
         ...renderFlags(values),
+        ...actionsFlag(values),
+        ...dataFlags(values),
         ...requestFlags(values),
         ...selectFlags(values),
         ...(values.section !== undefined && { section: values.section }),
@@ -267,6 +254,8 @@ async function runCommand(
         include_chunks: values['include-chunks'] ?? false,
         chunk_size: integerFlag(values, 'chunk-size') ?? 1000,
         ...renderFlags(values),
+        ...actionsFlag(values),
+        ...dataFlags(values),
         ...requestFlags(values),
         ...selectFlags(values),
       };
@@ -284,6 +273,7 @@ async function runCommand(
         ...(values.format !== undefined && { format: values.format }),
         ...(values.quality !== undefined && { quality: integerFlag(values, 'quality') }),
         ...(values['wait-for'] !== undefined && { wait_for: values['wait-for'] }),
+        ...actionsFlag(values),
       };
       const tool = findTool('screenshot')!;
       return runOnce(config, shared, 'screenshot', operands, tool, args, { json, imageFile: values.output });
@@ -312,11 +302,12 @@ function manyFlags(values: Values): Record<string, unknown> {
     ...(values['max-age'] !== undefined && { max_age: integerFlag(values, 'max-age') }),
     ...renderFlags(values),
     ...selectFlags(values),
+    ...dataFlags(values),
   };
 }
 
 /** The flags of `read` that read one page only: refused with several URLs rather than silently dropped. */
-const ONE_PAGE_FLAGS = ['raw', 'explain', 'max-length', 'start-index', 'section', 'header'] as const;
+const ONE_PAGE_FLAGS = ['raw', 'explain', 'max-length', 'start-index', 'section', 'header', 'actions'] as const;
 
 /** The flags of `read` that time several pages: refused with one URL rather than silently dropped. */
 const SEVERAL_PAGES_FLAGS = ['deadline'] as const;

@@ -20,6 +20,8 @@ export const CLI_SENTENCES = {
   explainWithRaw: '--explain explains extraction, and --raw skips it: use one of them.',
   serveTakesNoUrl: 'serve takes no URL; its clients name the pages. Run web-reader serve --help.',
   searchNeedsQuery: 'search needs the words to search for: web-reader search "your query".',
+  actionsNotJson: (why: string) =>
+    `--actions takes a JSON list of actions, e.g. '[{"click":"#more"},{"scroll":"until_stable"}]': ${why}.`,
   screenshotNeedsOutput: 'screenshot needs the file to write the image to: web-reader screenshot <url> -o page.png.',
   screenshotWritten: (line: string, file: string) => `${line} Written to ${file}.`,
   onePageFlag: (flag: string) => `${flag} reads one page; with several URLs, read them one at a time, or drop ${flag}.`,
