@@ -6,17 +6,13 @@
 import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { isLayoutTable, isTable, tableCells } from './table-cells.js';
 import { NEVER_RENDERED } from './vocabulary.js';
-
-/** The most tables read from one page. */
-export const MAX_DATA_TABLES = 20;
-// The same caps as a spreadsheet's sheet (src/formats/sheets.ts MAX_SHEET_ROWS and MAX_SHEET_COLUMNS, a layer
-// above, which extract/ cannot import): keep both copies in sync.
-export const MAX_TABLE_ROWS = 1000;
-export const MAX_TABLE_COLUMNS = 100;
-/** The most cells of all the page's tables together: 20 full tables would otherwise be two million. */
-export const MAX_TABLE_CELLS = 20_000;
-/** A value (a cell, a property, a meta tag's content) longer than this is cut, with `…`. */
-export const MAX_DATA_VALUE_CHARS = 1000;
+import {
+  MAX_DATA_TABLES,
+  MAX_DATA_VALUE_CHARS,
+  MAX_TABLE_CELLS,
+  MAX_TABLE_COLUMNS,
+  MAX_TABLE_ROWS,
+} from './data-limits.js';
 
 export interface DataTable {
   readonly caption?: string;

@@ -10,11 +10,7 @@
 import { resolveLinkTarget } from '../link-target.js';
 import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { boundedValue } from './data-tables.js';
-
-/** The most top-level items read of each syntax (microdata, RDFa); JSON-LD's cap is the same. */
-export const MAX_DATA_ITEMS = 100;
-/** The most property values of all the items of one syntax together, nested ones included. */
-export const MAX_DATA_VALUES = 2000;
+import { MAX_DATA_ITEMS, MAX_DATA_VALUES } from './data-limits.js';
 
 export interface DataItem {
   /** itemtype (microdata) or typeof with its vocab (RDFa), as written; absent when it has none. */

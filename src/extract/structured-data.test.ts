@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { tableCsv } from './data-tables.js';
-import { MAX_DATA_ITEMS, MAX_DATA_VALUES } from './microdata.js';
-import { extractStructuredData, MAX_JSON_LD_CHARS, readJsonLd } from './structured-data.js';
+import { MAX_DATA_ITEMS, MAX_DATA_VALUES, MAX_JSON_LD_CHARS } from './data-limits.js';
+import { extractStructuredData, readJsonLd } from './structured-data.js';
 import { cutNeverRendered, type ScriptSource } from './html-source.js';
 
 const URL = 'https://shop.example/p/1';

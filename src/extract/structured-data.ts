@@ -11,13 +11,9 @@ import { removeHidden } from './clean-hidden.js';
 import { cutNeverRendered, type ScriptSource, type StyleSource } from './html-source.js';
 import { boundedValue, readDataTables, tableCsv, type DataTable } from './data-tables.js';
 import { baseUrlOf } from './metadata.js';
-import { MAX_DATA_ITEMS, readMicrodata, readRdfa, type DataItem } from './microdata.js';
+import { readMicrodata, readRdfa, type DataItem } from './microdata.js';
+import { MAX_DATA_ITEMS, MAX_JSON_LD_CHARS, MAX_META_TAGS } from './data-limits.js';
 import { findElement, isElement, parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
-
-/** The most JSON-LD text parsed from one page, all blocks together; a block that would pass it is not parsed. */
-export const MAX_JSON_LD_CHARS = 256 * 1024;
-/** The most OpenGraph or Twitter tags kept of one page. */
-export const MAX_META_TAGS = 100;
 
 export interface StructuredDataOptions {
   /** Each table as { caption, headers, rows } (the default) or as CSV text. */

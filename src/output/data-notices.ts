@@ -1,9 +1,15 @@
 // The sentences of `structured_data` (issue 28 item 3): the line that says what a page declares as data, and what
 // its caps or broken blocks left out. Named from src/output/notices.ts.
 import type { StructuredData, StructuredDataCuts } from '../extract/structured-data.js';
-import { MAX_DATA_TABLES, MAX_TABLE_CELLS, MAX_TABLE_ROWS } from '../extract/data-tables.js';
-import { MAX_DATA_ITEMS, MAX_DATA_VALUES } from '../extract/microdata.js';
-import { MAX_JSON_LD_CHARS, MAX_META_TAGS } from '../extract/structured-data.js';
+import {
+  MAX_DATA_ITEMS,
+  MAX_DATA_TABLES,
+  MAX_DATA_VALUES,
+  MAX_JSON_LD_CHARS,
+  MAX_META_TAGS,
+  MAX_TABLE_CELLS,
+  MAX_TABLE_ROWS,
+} from '../extract/data-limits.js';
 
 const count = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

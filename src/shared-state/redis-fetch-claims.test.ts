@@ -28,9 +28,11 @@ describeWithRedis('fetch claims shared through Redis (in-flight de-duplication a
 
   it('keeps a claim while its holder lives (renewed), however long past its lease the fetch takes', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
-    const held = await a.claim('https://renewed.test/', 300);
+    // A 1.5 s lease renewed every 0.5 s: only a pause of over a second (event loop or Redis) lets it lapse. A 0.3 s
+    // lease lapsed once with two test suites on two cores (a 0.2 s pause), which this test is not about.
+    const held = await a.claim('https://renewed.test/', 1500);
     expect(held).toBeDefined();
-    await new Promise((r) => setTimeout(r, 1200)); // four leases
+    await new Promise((r) => setTimeout(r, 4500)); // three leases
     expect(await b.claim('https://renewed.test/', 60_000)).toBeUndefined();
     await held!.release();
     expect(await b.claim('https://renewed.test/', 60_000)).toBeDefined();
