@@ -37,19 +37,8 @@ export const PRESETS: Readonly<Record<string, readonly string[]>> = {
   // search is listed only when a provider is configured (ToolDefinition.offered).
   default: ['fetch', 'links', 'crawl', 'search'],
   'url-reader': ['read_url', 'crawl', 'extract_links'],
-  all: [
-    'fetch',
-    'links',
-    'web',
-    'read_url',
-    'crawl',
-    'extract_links',
-    'web_scraper',
-    'map',
-    'read_many',
-    'search',
-    'screenshot',
-  ],
+  // Every tool of the build, in its listing order: one list (ALL_TOOLS), not a copy of it.
+  all: ALL_TOOLS.map((tool) => tool.name),
   explore: ['fetch', 'links', 'map', 'crawl'],
   // Search, read the results that look right, read more of one: search is left out without a provider.
   research: ['search', 'read_many', 'fetch', 'links'],
