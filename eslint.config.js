@@ -8,7 +8,19 @@ import tseslint from 'typescript-eslint';
 // Static imports, re-exports (`export … from`) and lazy `import()` calls alike, by the local rule below; a lazy
 // import names its module as a string literal, so that the rule can see where it points.
 export const LAYERS = [
-  ['errors', 'version', 'clean-text', 'quote', 'log', 'link-target', 'tokens', 'outcome', 'config', 'metrics'],
+  [
+    'errors',
+    'version',
+    'clean-text',
+    'quote',
+    'log',
+    'link-target',
+    'image-size',
+    'tokens',
+    'outcome',
+    'config',
+    'metrics',
+  ],
   // extract/ first: pure, it imports neither the network edge nor the browser.
   ['extract', 'fetch', 'browser', 'ocr'],
   ['formats', 'crawl', 'shared-state'],

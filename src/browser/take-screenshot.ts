@@ -11,6 +11,7 @@
 // - bytes: at most SCREENSHOT_MAX_BYTES, else RESPONSE_TOO_LARGE saying what to ask for instead.
 import type { Page } from 'playwright-core';
 import { FetchError } from '../errors.js';
+import { imageSize } from '../image-size.js';
 
 export const MIN_SCREENSHOT_WIDTH = 320;
 export const MAX_SCREENSHOT_WIDTH = 1920;
@@ -72,7 +73,7 @@ export async function takeScreenshot(page: Page, request: ScreenshotRequest, hre
         'format "jpeg" (with a lower quality), a smaller width, or the viewport instead of the full page.',
     );
   }
-  const size = imageSize(bytes, format);
+  const size = imageSize(bytes) ?? { width: 0, height: 0 };
   // The page's own height, only to say where the image stops: the page's script could make it lie, which changes
   // this sentence and nothing else (the image is cut at the cap whatever it says).
   const pageHeight = fullPage && size.height >= FULL_PAGE_MAX_HEIGHT ? await documentHeight(page) : 0;
@@ -91,26 +92,4 @@ function documentHeight(page: Page): Promise<number> {
     .evaluate(() => Math.max(document.documentElement.scrollHeight, document.body?.scrollHeight ?? 0))
     .then((height) => (Number.isFinite(height) ? Math.round(height) : 0))
     .catch(() => 0);
-}
-
-/**
- * The pixel size an image says it has: PNG's IHDR (RFC 2083 §4.1.1, width and height after the 8-byte signature and
- * the chunk's length and type), or JPEG's first start-of-frame marker (ITU T.81 B.2.2). 0×0 when it says nothing.
- */
-export function imageSize(bytes: Uint8Array, format: ScreenshotFormat): { width: number; height: number } {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (format === 'png') {
-    return bytes.byteLength >= 24 ? { width: view.getUint32(16), height: view.getUint32(20) } : { width: 0, height: 0 };
-  }
-  let at = 2; // after SOI
-  while (at + 9 < bytes.byteLength && bytes[at] === 0xff) {
-    const marker = bytes[at + 1]!;
-    const length = view.getUint16(at + 2);
-    // SOF0–SOF15 except DHT (C4), JPG (C8) and DAC (CC).
-    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
-    }
-    at += 2 + length;
-  }
-  return { width: 0, height: 0 };
 }

@@ -5,7 +5,7 @@
 import { createRenderSlots } from '../browser/render-slots.js';
 import type { Config } from '../config.js';
 import { findTesseract, tesseractPathUnusable } from './find-tesseract.js';
-import { imageSize, type ImageSize } from './image-size.js';
+import { imageSize, type ImageSize } from '../image-size.js';
 import { ocrMarkdown } from './ocr-markdown.js';
 import { runTesseract } from './run-tesseract.js';
 

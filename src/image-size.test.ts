@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { jpegSize } from '../../test/fixtures/ocr/make-image-pdf.mjs';
-import { fixture } from '../../test/fixtures/ocr/ocr-set.mjs';
+import { jpegSize } from '../test/fixtures/ocr/make-image-pdf.mjs';
+import { fixture } from '../test/fixtures/ocr/ocr-set.mjs';
 import { imageSize } from './image-size.js';
 
 const bytes = (...parts: Array<string | number[]>) =>

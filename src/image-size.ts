@@ -1,4 +1,4 @@
-// An image's width and height from its header, before anything decodes it: a PNG of 100 000 × 100 000 white pixels
+// An image's width and height from its header, before anything decodes it (OCR's pixel cap, a screenshot's size): a PNG of 100 000 × 100 000 white pixels
 // is a few hundred KB on the wire and 10 GB once decoded (a decompression bomb), so OCR refuses it by its header.
 // Formats: PNG (IHDR, ISO 15948 §11.2.2), JPEG (SOFn, ITU T.81 §B.2.2), GIF (logical screen, GIF89a §18), WebP
 // (VP8, VP8L, VP8X; RFC 9649 §2.5-2.7), TIFF (IFD tags 256/257, TIFF 6.0 §8), PNM (Netpbm's P1-P6 headers).
