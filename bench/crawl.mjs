@@ -26,6 +26,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { NEWS, newsPages } from './eval-pages.mjs';
+import { median } from './median.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -171,8 +172,6 @@ async function child(site, mode) {
   const rssMb = process.resourceUsage().maxRSS / 1024;
   process.stdout.write(JSON.stringify({ pages, ms, cpuMs: (cpu.user + cpu.system) / 1000, rssMb }));
 }
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 function runChild(script, site, mode) {
   const out = spawnSync(process.execPath, [script, '--child', site, '--mode', mode], { encoding: 'utf8' });

@@ -21,6 +21,7 @@ import { parseArgs } from 'node:util';
 import { readDocument, renderDocument } from '../dist/formats/document.js';
 import { markdownOfHtml, gfmTable } from '../dist/formats/document-xml.js';
 import { makeLongDocx } from '../test/fixtures/documents/make-documents.mjs';
+import { median } from './median.mjs';
 
 const { values: args } = parseArgs({
   options: { runs: { type: 'string', default: '200' }, pages: { type: 'string', default: '100' } },
@@ -107,7 +108,6 @@ for (let run = 0; run < RUNS; run++) {
     entry.cpu.push((used.user + used.system) / 1000);
   }
 }
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 console.log(`${RUNS} interleaved reads of each, medians; node ${process.version}`);
 console.log('reader        format  wall ms  cpu ms   docs/s  structure  text');
 for (const entry of cases) {

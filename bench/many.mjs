@@ -17,6 +17,7 @@ import { setTimeout } from 'node:timers';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { newsPages } from './eval-pages.mjs';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const HOSTS = 5;
@@ -89,7 +90,6 @@ function runChild(mode) {
   });
 }
 
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 const modes = ['read_many', 'fetch ×20'];
 const results = new Map(modes.map((mode) => [mode, []]));
 for (let run = 0; run < Number(values.runs); run++) {

@@ -18,6 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.mjs';
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 
@@ -108,12 +109,6 @@ function measure(build, testCase) {
     });
   });
 }
-
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 const results = new Map(); // `${build.name}|${case.name}` → measurements
 const loads = [loadavg()[0]];

@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { parseArgs } from 'node:util';
 import { characterErrorRate, fixture, groundTruth, PAGE_NAMES } from '../test/fixtures/ocr/ocr-set.mjs';
+import { median } from './median.mjs';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Number(args.runs);
@@ -64,7 +65,6 @@ for (let run = 0; run < RUNS; run++) {
   load.push(loadavg()[0]);
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const characters = PAGE_NAMES.reduce((sum, name) => sum + groundTruth(name).length, 0);
 console.log(
   `OCR test set: ${PAGE_NAMES.length} pages, ${characters} characters of ground truth; ${RUNS} runs, tesseract ${config.ocrLanguages}`,

@@ -23,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs, TextEncoder } from 'node:util';
 import { halfOf, modernPages, multiPages, newsPages } from './eval-pages.mjs';
 import { markdownToText } from './eval-score.mjs';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = (path) => import(join(ROOT, 'dist', path));
@@ -65,11 +66,6 @@ const SETS = {
   news: () => newsPages(),
   multilingual: () => multiPages(),
   modern: () => modernPages(),
-};
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted.length === 0 ? 0 : sorted[Math.floor(sorted.length / 2)];
 };
 
 function summary(rows) {

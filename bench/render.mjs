@@ -20,6 +20,7 @@ import process from 'node:process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.mjs';
 
 /* global setInterval, clearInterval */
 
@@ -134,12 +135,6 @@ async function child() {
     server.close();
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const self = fileURLToPath(import.meta.url);

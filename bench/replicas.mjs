@@ -27,6 +27,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { serveHttp } from './serve-http.mjs';
+import { median } from './median.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -211,11 +212,6 @@ function workload(prefix) {
 
 let firstError;
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-const median = (numbers) => {
-  const sorted = [...numbers].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function run(configuration, prefix) {
   const urls = workload(prefix);

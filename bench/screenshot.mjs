@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.mjs';
 
 /* global setInterval, clearInterval, setTimeout */
 
@@ -144,12 +145,6 @@ async function child() {
     server.close();
   }
 }
-
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 async function main() {
   const self = fileURLToPath(import.meta.url);

@@ -14,6 +14,7 @@ import { cpus } from 'node:os';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.mjs';
 
 const print = (line = '') => process.stdout.write(`${line}\n`);
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '15' }, cli: { type: 'string' } } });
@@ -73,12 +74,6 @@ function timeRun({ args, call }) {
     child.stdin.write(line({ id: 2, method: 'tools/call', params: { ...call, _meta: envelope } }));
   });
 }
-
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 await timeRun(bare); // warm-ups (the file system cache), not counted
 await timeRun(ours);

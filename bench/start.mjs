@@ -18,6 +18,7 @@ import { cpus, loadavg } from 'node:os';
 import process from 'node:process';
 import { fileURLToPath, URL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.mjs';
 
 /** One line of the report on stdout. */
 const print = (line = '') => process.stdout.write(`${line}\n`);
@@ -111,12 +112,6 @@ function timeFirstAnswers(args) {
     child.stdin.write(INITIALIZE);
   });
 }
-
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 // One warm-up of each (the file system cache), not counted.
 for (const server of servers) await timeFirstAnswers(server.args);

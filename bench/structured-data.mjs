@@ -11,6 +11,7 @@ import process from 'node:process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { modernPages, multiPages, newsPages } from './eval-pages.mjs';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({ options: { limit: { type: 'string' } } });
@@ -43,7 +44,6 @@ for (const [index, page] of pages.entries()) {
     }
   }
 }
-const median = (list) => [...list].sort((a, b) => a - b)[list.length >> 1] ?? 0;
 const total = (list) => list.reduce((a, b) => a + b, 0);
 console.log(`${pages.length} pages`);
 for (const name of ['article', 'data']) {

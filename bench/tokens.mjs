@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { clearInterval, setInterval } from 'node:timers';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { median } from './median.mjs';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const EVAL = fileURLToPath(
@@ -79,7 +80,6 @@ const runs = Number(values.runs);
 const self = fileURLToPath(import.meta.url);
 const child = (mode, name) =>
   JSON.parse(execFileSync(process.execPath, [self, '--child', mode, name], { encoding: 'utf8', timeout: 300_000 }));
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 const inputs = ['word-100k', 'cjk-run-20k', 'equals-100k', 'prose-eval', 'prose-10mb'];
 const rows = [];

@@ -16,6 +16,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { newsPages } from './eval-pages.mjs';
+import { median } from './median.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const { values } = parseArgs({
@@ -93,10 +94,6 @@ function runChild(dist, tool) {
   });
 }
 
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
 const results = new Map();
 for (let run = 0; run < Number(values.runs); run++) {
   for (const tool of tools) {
