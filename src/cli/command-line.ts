@@ -7,16 +7,9 @@ import { errorMessage, InvalidArgumentError } from '../errors.js';
 import { quoteInput } from '../quote.js';
 import { closestName } from '../tools/run-tool.js';
 import { CLI_SENTENCES } from '../output/notices.js';
-import {
-  appliesTo,
-  COMMAND_NAMES,
-  commandsOf,
-  FLAGS,
-  PARSE_OPTIONS,
-  type Command,
-  type Flag,
-  type FlagName,
-} from './flags.js';
+import { COMMAND_NAMES, type Command } from './commands.js';
+import { commandsOf } from './flag-words.js';
+import { appliesTo, FLAGS, PARSE_OPTIONS, type Flag, type FlagName } from './flags.js';
 
 export type Values = ReturnType<typeof parseArgs<{ options: typeof PARSE_OPTIONS; allowPositionals: true }>>['values'];
 

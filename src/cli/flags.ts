@@ -3,39 +3,7 @@
 // the check that a flag belongs to its command and the did-you-mean for a mistyped one are all read from here.
 import type { ParseArgsConfig } from 'node:util';
 import { CONFIG_BOUNDS } from '../config.js';
-
-export type Command = 'serve' | 'read' | 'links' | 'map' | 'scrape' | 'crawl' | 'search' | 'screenshot';
-
-export const COMMANDS: Readonly<Record<Command, { readonly usage: string; readonly summary: string }>> = {
-  serve: {
-    usage: 'serve',
-    summary: 'the MCP server on stdio (what `web-reader` alone runs), or over HTTP with --http',
-  },
-  read: {
-    usage: 'read <url> [<url>…]',
-    summary: "print the page's main content as Markdown; several URLs (at most 20) are read at once",
-  },
-  links: { usage: 'links <url>', summary: "the page's same-site links, most frequent first" },
-  map: { usage: 'map <url>', summary: "the site's URLs (sitemaps, /llms.txt, the page's links), not their content" },
-  scrape: {
-    usage: 'scrape <url>',
-    summary: 'structured JSON: text with [n] link markers, references, metadata, outline',
-  },
-  crawl: {
-    usage: 'crawl <url> | crawl --continue ID',
-    summary: 'breadth-first from the URL within a token budget; pages as Markdown, a summary at the end',
-  },
-  search: {
-    usage: 'search <query>',
-    summary: 'search the web (SEARXNG_URL or BRAVE_API_KEY): a numbered list; --read N reads the top N',
-  },
-  screenshot: {
-    usage: 'screenshot <url> -o <file>',
-    summary: 'a PNG or JPEG of the page as headless Chromium draws it, written to the file; its size on stdout',
-  },
-};
-
-export const COMMAND_NAMES = Object.keys(COMMANDS) as Command[];
+import type { Command } from './commands.js';
 
 export interface Flag {
   readonly type: 'boolean' | 'string';
@@ -425,51 +393,4 @@ export function flagsOf(command: Command): { own: FlagName[]; common: FlagName[]
     own: names.filter((name) => (FLAGS[name] as Flag).commands !== 'every' && appliesTo(name, command)),
     common: names.filter((name) => (FLAGS[name] as Flag).commands === 'every'),
   };
-}
-
-/** The commands a flag applies to, as words ("read, scrape and crawl"). */
-export function commandsOf(name: FlagName): string {
-  const commands = (FLAGS[name] as Flag).commands;
-  if (commands === 'every') return 'every command';
-  return commands.length === 1 ? commands[0]! : `${commands.slice(0, -1).join(', ')} and ${commands.at(-1)}`;
-}
-
-/** The flag a tool argument comes from (`max_length` → `--max-length`). */
-export function flagOfArgument(argument: string): string | undefined {
-  const entry = Object.entries(FLAGS).find(([, flag]: [string, Flag]) => flag.argument === argument);
-  return entry && `--${entry[0]}`;
-}
-
-/**
- * A tool's message in the words of the command line: the tool's prefix dropped, an argument's path
- * (`allowed_domains.0`) named by its flag, and every other argument name with an underscore (`continue_from`,
- * `exclude_selectors`) too. Single-word names (`raw`, `section`) are left alone: they are ordinary words as well.
- */
-export function inFlagWords(message: string): string {
-  let plain = message.replace(/^Invalid arguments for tool [a-z_]+: /, '');
-  const argument = /^([a-z_]+)(?:\.\d+)*(?=[: ])/.exec(plain);
-  const flag = argument && flagOfArgument(argument[1]!);
-  if (flag) plain = `${flag}${plain.slice(argument[0].length)}`;
-  for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
-    if (spec.argument?.includes('_')) plain = plain.replaceAll(new RegExp(`\\b${spec.argument}\\b`, 'g'), `--${name}`);
-  }
-  // An argument with a quoted value to call again with (`render "auto" or "always"`): the flag and its value; not
-  // one already named by its flag above (`--selector "[[" is not valid`).
-  for (const [name, spec] of Object.entries(FLAGS) as [string, Flag][]) {
-    if (!spec.argument) continue;
-    plain = plain.replaceAll(
-      new RegExp(`(?<![\\w-])${spec.argument} "([^"\\s]+)"((?: or "[^"\\s]+")*)`, 'g'),
-      (_all, value: string, others: string) =>
-        `--${name} ${value}${others.replaceAll(/ or "([^"\s]+)"/g, ` or --${name} $1`)}`,
-    );
-  }
-  // "--allowed-domains: --allowed-domains entries must …" says the flag once.
-  return plain.replace(/^(--[a-z-]+): \1 /, '$1 ');
-}
-
-/** A result's text with its status line (a page that could not be read, and what to do) in command-line words. */
-export function statusLineInFlagWords(text: string): string {
-  if (!text.startsWith('Status: ')) return text;
-  const end = text.indexOf('\n');
-  return end === -1 ? inFlagWords(text) : `${inFlagWords(text.slice(0, end))}${text.slice(end)}`;
 }

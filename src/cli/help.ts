@@ -1,7 +1,8 @@
 // The help texts, built from the flag table (flags.ts) so that a flag's help is written once and every command's
 // help lists every flag it takes.
 import { VERSION } from '../version.js';
-import { COMMAND_NAMES, COMMANDS, FLAGS, flagsOf, type Command, type Flag, type FlagName } from './flags.js';
+import { COMMAND_NAMES, COMMANDS, type Command } from './commands.js';
+import { FLAGS, flagsOf, type Flag, type FlagName } from './flags.js';
 
 const ENVIRONMENT = `Environment variables: USER_AGENT, DEFAULT_MAX_LENGTH, DEFAULT_MAX_TOKENS, FETCH_TIMEOUT, CACHE_TTL,
 MAX_CONCURRENT, PER_DOMAIN_INTERVAL, QUEUE_TIMEOUT, MAX_RESPONSE_SIZE, MAX_REDIRECTS, ALLOW_PRIVATE_HOSTS,

@@ -30,7 +30,8 @@ import {
   withScheme,
   type Values,
 } from './command-line.js';
-import { inFlagWords, statusLineInFlagWords, type Command } from './flags.js';
+import { inFlagWords, statusLineInFlagWords } from './flag-words.js';
+import type { Command } from './commands.js';
 import { commandHelp, mainHelp } from './help.js';
 import { actionsFlag, dataFlags, renderFlags, selectFlags } from './reading-flags.js';
 import { asSentence, CLI_SENTENCES } from '../output/notices.js';

@@ -23,6 +23,10 @@ export { SCREENSHOT_SENTENCES } from './screenshot-text.js';
 export { ACTION_SENTENCES } from './actions-notices.js';
 // `structured_data`, what a page declares as data: src/output/data-notices.ts.
 export { DATA_SENTENCES } from './data-notices.js';
+// The 2026-07-28 era's tasks (src/server-modern-tasks.ts): src/output/task-notices.ts.
+export { taskSentences } from './task-notices.js';
+// `query`, a page's passages that answer a question: src/output/query-notices.ts.
+export { passageHeading, queryNote, type QueryNoteFacts } from './query-notices.js';
 
 // --- fetch-tool.md and web-tool.md ---------------------------------------------------------------------------------
 
@@ -344,78 +348,4 @@ export function sectionLine(number: number, text: string): string {
  */
 export function asSentence(text: string): string {
   return /[.!?]$/.test(text) ? text : `${text}.`;
-}
-
-// --- ours: 2026-07-28 tasks (issue 25; src/server-modern-tasks.ts) ------------------------------------------------
-
-export const taskSentences = {
-  /** A task's status message before its tool has said anything. */
-  started: 'started',
-  /** The status message of a task its client cancelled. */
-  cancelled: 'cancelled by the client',
-  /** tasks/* from a request that did not declare the extension (-32021). */
-  undeclared: (method: string, extension: string) =>
-    `${method} needs the ${extension} extension: declare it under _meta["io.modelcontextprotocol/clientCapabilities"]` +
-    `.extensions on the request.`,
-  /** tasks/* naming a task this server does not have (-32602). */
-  unknown: (taskId: string) =>
-    `Unknown task '${quoteInput(taskId, 80)}': it never existed here or its time to live has passed. Call the tool ` +
-    'again.',
-  /** A task whose work failed for a reason that is not the tool's own error. */
-  failed: (reason: string) => `The task failed: ${reason}`,
-  /** A task whose server went away while it ran (its lease lapsed); `continueFrom`: the crawl's id, if it has one. */
-  ownerLost: (continueFrom: string | undefined) =>
-    'The task failed: the server running it went away before it ended. ' +
-    (continueFrom === undefined
-      ? 'Call the tool again.'
-      : `Nothing read is lost: call crawl with continue_from="${continueFrom}" to read on from its last page.`),
-};
-
-// --- ours: query (issue 26 item 3) -----------------------------------------------------------------------------------
-
-/** The heading line above one passage of a query's answer: its heading path, and its part of a long section. */
-export function passageHeading(path: readonly string[], part: number, parts: number, title?: string): string {
-  const where = path.length > 0 ? path.join(' › ') : (title ?? 'Opening of the page');
-  return parts > 1 ? `${where} (part ${part} of ${parts})` : where;
-}
-
-export interface QueryNoteFacts {
-  readonly query: string;
-  readonly shown: number;
-  readonly passageCount: number;
-  readonly sectionCount: number;
-  readonly sectionsLeftOut: number;
-  /** The headings of the first sections left out (src/extract/rank-passages.ts LEFT_OUT_HEADINGS). */
-  readonly leftOutHeadings: readonly string[];
-  /** How many left-out sections have a heading: the named ones and the rest. */
-  readonly leftOutHeadingCount: number;
-  /** No passage had a word of the query: the page's opening is shown. */
-  readonly nothingMatched: boolean;
-  /** The page has headings `section` can name (an HTML page with more than one section). */
-  readonly canReadSection: boolean;
-}
-
-/** The one line after a query's answer: what was left out and how to read it. */
-export function queryNote(facts: QueryNoteFacts): string {
-  const asked = `query "${quoteInput(facts.query, 100)}"`;
-  const whole = 'call again without query for the whole page';
-  if (facts.nothingMatched) {
-    return `<note>No passage of the page has a word of ${asked}, so its opening is shown; ${whole}.</note>`;
-  }
-  const leftOut = facts.passageCount - facts.shown;
-  if (leftOut === 0) return `<note>${asked}: the whole page is shown, best-answering passage first.</note>`;
-  const named = facts.leftOutHeadings.map((heading) => `"${quoteInput(heading, 80)}"`);
-  const more = facts.leftOutHeadingCount - named.length;
-  const list = named.length === 0 ? '' : ` (${named.join(', ')}${more > 0 ? `, … and ${more} more` : ''})`;
-  const sections =
-    facts.sectionsLeftOut > 0
-      ? `, ${facts.sectionsLeftOut} of ${facts.sectionCount} sections not shown at all${list}`
-      : '';
-  const how = facts.canReadSection
-    ? `read a section whole with section="<its heading>" (one named here, or the last part of a path above), or ${whole}`
-    : whole;
-  return (
-    `<note>${facts.shown} of ${facts.passageCount} passages shown for ${asked}, best first; ` +
-    `${leftOut} left out${sections}: ${how}.</note>`
-  );
 }
