@@ -15,7 +15,7 @@ import { createSharedState, type SharedState } from '../shared-state/shared-stat
 import { errorMessage, InvalidArgumentError } from '../errors.js';
 import { cliReadCutLine } from '../output/notices.js';
 import { findTool, selectTools, type AnyTool } from '../tools/registry.js';
-import { runTool } from '../tools/run-tool.js';
+import { runTool, textWithCaptions } from '../tools/run-tool.js';
 import type { ToolOutput } from '../tools/types.js';
 import { serveStdio } from '../transports/stdio.js';
 import { VERSION } from '../version.js';
@@ -107,7 +107,7 @@ async function runOnce(
       if (options.json) await write(process.stdout, JSON.stringify(output.structured, null, 2));
       return exit;
     }
-    const result = output.data ?? { ...output.structured, text: output.text };
+    const result = output.data ?? { ...output.structured, text: textWithCaptions(output) };
     const image = output.images?.[0];
     if (options.imageFile !== undefined && image) {
       await writeFile(options.imageFile, image.bytes);

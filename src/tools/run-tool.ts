@@ -87,6 +87,15 @@ export function cleanOutput(output: ToolOutput): ToolOutput {
   };
 }
 
+/**
+ * The text of a result for a front door that sends no images (the JSON API's `result.text`, the CLI's --json): the
+ * tool's text, then each image's caption, the line MCP gives after the image itself (fetch with `screenshot`).
+ */
+export function textWithCaptions(output: ToolOutput): string {
+  const captions = (output.images ?? []).flatMap((image) => (image.caption === undefined ? [] : [image.caption]));
+  return [output.text, ...captions].join('\n\n');
+}
+
 export async function runTool(tool: AnyTool, args: unknown, context: ToolContext): Promise<ToolOutput> {
   let output: ToolOutput;
   try {

@@ -238,6 +238,15 @@ describeWithBrowser('screenshots through the JSON tools API', (browserPath) => {
     expect(missing.status).toBe(404);
   });
 
+  it('POST /tools/fetch with screenshot: the text says what the image is and where it is kept, as over MCP', async () => {
+    const body = await callApi(http.url, 'fetch', { url: server.url('/chart'), screenshot: true });
+    expect(body.success).toBe(true);
+    const shot = body.result?.screenshot as { link: string };
+    const text = body.result?.text as string;
+    expect(text).toMatch(/\n\nScreenshot of .*\(viewport\): 1280×800 px PNG, \d+ bytes\./);
+    expect(text.endsWith(`Also at ${shot.link} for 10 minutes.`)).toBe(true);
+  });
+
   it('web-reader screenshot URL -o FILE writes the image and prints its line; without -o it says what it needs', async () => {
     const env = {
       ALLOW_PRIVATE_HOSTS: server.hostPort,

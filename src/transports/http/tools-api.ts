@@ -11,7 +11,7 @@ import type { Engine } from '../../engine/engine.js';
 import { quoteInput } from '../../quote.js';
 import { inputJsonSchema } from '../../server.js';
 import type { AnyTool } from '../../tools/registry.js';
-import { runTool } from '../../tools/run-tool.js';
+import { runTool, textWithCaptions } from '../../tools/run-tool.js';
 import type { ImageKeeper } from '../../tools/types.js';
 import type { GracefulStop } from '../graceful-stop.js';
 import { readBody } from './guard.js';
@@ -99,7 +99,7 @@ export function createToolsApi(
       success: !output.isError,
       // As the CLI's --json: a tool's seed-shaped data (web_scraper) as is; otherwise its structured result with
       // the text a model reads. On failure, the status and the error's class and code.
-      result: output.data ?? (output.isError ? output.structured : { ...output.structured, text: output.text }),
+      result: output.data ?? (output.isError ? output.structured : { ...output.structured, text: textWithCaptions(output) }),
       error: output.isError ? output.text : null,
       execution_time_ms: executionTimeMs,
     });
