@@ -58,6 +58,8 @@ export interface ManySummary {
   readonly total: number;
   /** The token budget the pages shared; undefined: no limit. */
   readonly budget: number | undefined;
+  /** The caller's max_tokens, the budget and the frame (summary, headers, notes) together. */
+  readonly limit?: number;
   readonly cut: number;
   /** The tokens of the frame (summary, headers, notes) when the budget left each page too little to read. */
   readonly starvedBy?: { readonly limit: number; readonly frame: number };
@@ -85,7 +87,7 @@ export function manySummaryText(pages: readonly ManyPage[], summary: ManySummary
     return `${line} ${MANY_SENTENCES.budgetTooSmall(limit, frame, pages.length, enough)}`;
   }
   return summary.cut > 0 && summary.budget !== undefined
-    ? `${line} ${MANY_SENTENCES.budgetCut(summary.cut, summary.budget)}`
+    ? `${line} ${MANY_SENTENCES.budgetCut(summary.cut, summary.budget, summary.limit ?? summary.budget)}`
     : line;
 }
 

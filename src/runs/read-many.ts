@@ -162,7 +162,7 @@ export async function readMany(engine: Engine, request: ReadManyRequest): Promis
   const counted = described.map((page, index) => ({ ...page, tokens: needs[index]!, totalTokens: needs[index]! }));
   // The frame: the summary (at its widest), the preamble, and each page's header, failure and widest cut note.
   const frame = await frameTokens(limit, [
-    manySummaryText(counted, { total, budget: limit, cut: total }),
+    manySummaryText(counted, { total, budget: limit - 1, limit, cut: total }),
     request.preamble ?? '',
     ...described.map((page, index) =>
       [
@@ -192,7 +192,7 @@ export async function readMany(engine: Engine, request: ReadManyRequest): Promis
   );
   // Pages cut to almost nothing: the caller's max_tokens is the cause, and the summary says what would do.
   const starved = cut > 0 && budget < MIN_PAGE_SHARE * cut;
-  const summary = { total, budget, cut, ...(starved && { starvedBy: { limit, frame } }) };
+  const summary = { total, budget, limit, cut, ...(starved && { starvedBy: { limit, frame } }) };
   const text = renderManyText(pages, summary);
   return { pages, text: request.preamble ? `${request.preamble}\n\n${text}` : text, budget, cut };
 }
