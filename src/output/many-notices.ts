@@ -38,12 +38,10 @@ export const MANY_SENTENCES = {
     (facts.failed > 0 ? `, ${facts.failed} not readable` : '') +
     (facts.unfinished > 0 ? `, ${facts.unfinished} unfinished at the deadline` : '') +
     (facts.tokens === undefined ? '.' : ` (${facts.tokens} tokens of content).`),
-  /** `limit`: the caller's max_tokens, of which the pages' headers and notes took `limit − budget`. */
+  /** `limit`: the caller's max_tokens, of which the rest of the text (headers, notes, a result list) took `limit − budget`. */
   budgetCut: (cut: number, budget: number, limit: number) =>
     `${cut} ${cut === 1 ? 'page was' : 'pages were'} cut to share ` +
-    (limit > budget
-      ? `the ${budget} tokens of max_tokens ${limit} left after the headers and notes`
-      : `${budget} tokens`) +
+    (limit > budget ? `the ${budget} tokens of max_tokens ${limit} left for content` : `${budget} tokens`) +
     " fairly (a page that needed less left the rest to the others); each cut page's last line says how to read the " +
     'rest with fetch.',
   /** The budget left each cut page too little to carry a paragraph: the caller's max_tokens is the cause. */

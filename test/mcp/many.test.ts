@@ -204,10 +204,8 @@ describe('read_many', () => {
     const enough = Number(/max_tokens of at least (\d+)/.exec(result.text)?.[1]);
     const fed = await session.call('read_many', { urls, max_tokens: enough });
     expect(fed.text).not.toMatch(/is too small/);
-    // The summary names the caller's max_tokens beside the share the pages had after their headers and notes.
-    const shared = new RegExp(
-      `cut to share the (\\d+) tokens of max_tokens ${enough} left after the headers and notes`,
-    );
+    // The summary names the caller's max_tokens beside the share left for the pages' content.
+    const shared = new RegExp(`cut to share the (\\d+) tokens of max_tokens ${enough} left for content`);
     expect(Number(shared.exec(fed.text)?.[1])).toBeLessThan(enough);
     expect(structured(fed).pages.every((p) => p.content.includes('explains one thing at length'))).toBe(true);
   });
