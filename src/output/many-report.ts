@@ -4,7 +4,7 @@
 import type { Outcome } from '../outcome.js';
 import type { StructuredData } from '../extract/structured-data.js';
 import { MANY_SENTENCES } from './many-notices.js';
-import { structuredDataResult } from './structured-data.js';
+import { structuredDataLine, structuredDataResult } from './structured-data.js';
 
 export interface ManyPage {
   /** From 1, in the order the URLs were given. */
@@ -31,15 +31,21 @@ export interface ManyPage {
    * continues; a cut says to read it alone with the same query instead.
    */
   readonly answered?: boolean;
-  /** With structured_data: what the page declares as data (in the structured result only, never the text). */
+  /** With structured_data: what the page declares as data (in the structured result; the header says what). */
   readonly structuredData?: StructuredData;
   readonly error?: { readonly code: string; readonly message: string };
 }
 
 /** The header line of one page: its number, URL and status; the title below it when there is one. */
-export function pageHeader(page: Pick<ManyPage, 'number' | 'url' | 'status' | 'title'>, total: number): string {
+export function pageHeader(
+  page: Pick<ManyPage, 'number' | 'url' | 'status' | 'title' | 'structuredData'>,
+  total: number,
+): string {
   const header = MANY_SENTENCES.pageHeader(page.number, total, page.url, page.status);
-  return page.title ? `${header}\n${MANY_SENTENCES.pageTitle(page.title)}` : header;
+  const title = page.title ? `\n${MANY_SENTENCES.pageTitle(page.title)}` : '';
+  // Asked for, a page's structured data is in its structured result; its header says what is there, as fetch's text.
+  const data = page.structuredData ? `\n${structuredDataLine(page.structuredData)}` : '';
+  return `${header}${title}${data}`;
 }
 
 /** The note of a cut page: where fetch continues it, or (narrowed by a query) how to read its whole answer. */

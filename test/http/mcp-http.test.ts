@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ALL_TOOLS, findTool } from '../../src/tools/registry.js';
+import { SLOW_MACHINE_RENDER_TIMEOUT } from '../browser-available.js';
 import { useFixtureServer } from '../use-fixture-server.js';
 import {
   countdownTool,
@@ -17,7 +18,8 @@ import {
 
 const fixtures = useFixtureServer();
 const http = useTestHttpServer(
-  () => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort }),
+  // screenshot renders (Chromium from PATH): the deadline a busy machine needs to start it (test/browser-available.ts).
+  () => ({ ALLOW_PRIVATE_HOSTS: fixtures.hostPort, RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT }),
   [...ALL_TOOLS, countdownTool, waitForCancelTool],
 );
 const clients: Client[] = [];

@@ -11,7 +11,7 @@ import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/s
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOOL_LIST_TTL_MS } from '../../src/server-modern.js';
 import { ALL_TOOLS } from '../../src/tools/registry.js';
-import { TEST_BROWSER_PATH } from '../browser-available.js';
+import { SLOW_MACHINE_RENDER_TIMEOUT, TEST_BROWSER_PATH } from '../browser-available.js';
 import { startTestHttpServer, type TestHttpServer } from '../http/http-harness.js';
 import { addSearchProviders } from '../search-providers.js';
 import { useFixtureServer } from '../use-fixture-server.js';
@@ -88,6 +88,8 @@ const env = () => ({
   RESPECT_ROBOTS: 'never',
   SEARXNG_URL: searxng.url('/'),
   ...(TEST_BROWSER_PATH && { CHROMIUM_PATH: TEST_BROWSER_PATH }),
+  // screenshot renders: the deadline a busy machine needs to start Chromium (test/browser-available.ts).
+  RENDER_TIMEOUT: SLOW_MACHINE_RENDER_TIMEOUT,
 });
 const stdioParams = () => ({
   command: process.execPath,

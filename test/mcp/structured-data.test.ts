@@ -128,6 +128,8 @@ describe('structured_data', () => {
     const [page] = (many.structuredContent as { pages: { structured_data?: Data }[] }).pages;
     expect(page?.structured_data?.open_graph?.['og:title']).toBe('Steel kettle');
     expect(many.text).not.toContain('og:title');
+    // The page's header says what is there, as fetch's text does: right under its title.
+    expect(many.text).toMatch(/^Title: .*\nStructured data: 2 JSON-LD items, .* 1 table, /m);
   });
 
   it('bounds JSON-LD: a block past 256 KB is left out and counted, a broken one skipped, the rest read', async () => {
