@@ -224,6 +224,11 @@ describeWithRedis('a 2026-07-28 client served by three replicas, round-robin', (
       const running = (await requestModern(`${replicas[1]!.url}/mcp`, 'tasks/get', { taskId })).result!;
       expect(running.status).toBe('working');
       expect(running).not.toHaveProperty('continueFrom'); // kept with the task, not answered
+      // The crawl's id reaches the task store a moment after the crawl starts (a write of its own): the replica is
+      // killed once it is there, as a loaded machine showed (killed before it, the task ends with no id to hand out).
+      await until('the task store holds the crawl id', async () =>
+        /"continueFrom":"[0-9a-f-]{36}"/.test((await watcher.hget(`${REDIS_KEY_PREFIX}task:${taskId}`, 'task')) ?? ''),
+      );
       dying.child.kill('SIGKILL');
       await dying.exited;
       let task: Record<string, unknown> = {};

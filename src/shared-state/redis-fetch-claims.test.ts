@@ -40,12 +40,15 @@ describeWithRedis('fetch claims shared through Redis (in-flight de-duplication a
 
   it('lets a claim lapse within its lease when its holder dies (a replica killed mid-fetch)', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
-    expect(await a.claim('https://lapse.test/', 30)).toBeDefined();
+    // A 1.5 s lease, as the renewed-claim test's: a 30 ms one lapsed while its holder lived, with two test suites
+    // on two cores (its renewal came late), so the other replica's first claim took it.
+    expect(await a.claim('https://lapse.test/', 1500)).toBeDefined();
     expect(await b.claim('https://lapse.test/', 60_000)).toBeUndefined();
     await die(a);
+    // Nothing renews it now: it lapses within its lease, and the other replica takes it (polled until it does).
     let claim;
-    for (let i = 0; i < 100 && !claim; i++) {
-      await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 400 && !claim; i++) {
+      await new Promise((r) => setTimeout(r, 50));
       claim = await b.claim('https://lapse.test/', 60_000);
     }
     expect(claim).toBeDefined();
