@@ -12,7 +12,7 @@ import {
 } from './block-stats.js';
 import { collapseWhitespace, isElement, keepChildren, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import { DATE_LINE_MAX_CHARS, isDateLine } from './date-line.js';
-import { rendersNothing } from './nothing-new.js';
+import { RENDERS_NOTHING_REASON, rendersNothing } from './nothing-new.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 
@@ -153,6 +153,9 @@ export function trimTrailing(
     // An element that renders nothing (an empty <p>, a spacer, a no-break space, placeholder pictures) neither stops
     // the trim nor stays (nothing-new.ts).
     if (node && rendersNothing(last, node)) {
+      // Traced where the markup holds something (a no-break space, a placeholder picture): an empty <p> is not news.
+      if (trace && (node.text > 0 || MEDIA.some((name) => hasDescendant(last, name))))
+        traceRemoved(trace, 'trailing', last, RENDERS_NOTHING_REASON, numbersOf(last, stats));
       children.splice(index, 1);
       continue;
     }

@@ -63,6 +63,8 @@ describe('blocks that give the reader nothing new', () => {
     expect(markdown).not.toContain('You may also like');
     const removed = explain?.find((entry) => entry.phase === 'trailing' && entry.element?.startsWith('h2'));
     expect(removed?.reason).toBe('heading with nothing after it');
+    const passed = explain?.find((entry) => entry.phase === 'trailing' && entry.element?.startsWith('div.row'));
+    expect(passed?.reason).toMatch(/^renders nothing in the Markdown/);
   });
 
   it('keeps a trailing heading over a picture that shows, or a placeholder with alt text', () => {

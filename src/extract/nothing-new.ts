@@ -36,6 +36,9 @@ function showsSomething(el: HtmlElement): boolean {
 // A no-break space is one character of text to the block statistics and nothing on the rendered page.
 const AT_MOST_SPACES_CHARS = 8;
 
+export const RENDERS_NOTHING_REASON =
+  'renders nothing in the Markdown (no-break spaces, placeholder pictures), after the last prose';
+
 /** A block that renders nothing in the Markdown: no text but spaces, no picture that shows, no table. */
 export function rendersNothing(el: HtmlElement, node: BlockStats): boolean {
   if (node.text > AT_MOST_SPACES_CHARS) return false;
