@@ -50,6 +50,37 @@ describe('blocks that give the reader nothing new', () => {
     expect(markdown).toContain('Members of the committee before the vote.');
   });
 
+  it('keeps a card’s title after its picture: a linked title in a table row, a label beside an SVG icon', () => {
+    const books = [
+      'The Hunger Games (The Hunger Games, #1)',
+      'Pride and Prejudice',
+      'To Kill a Mockingbird',
+      'The Picture of Dorian Gray',
+      'Crime and Punishment',
+      'One Hundred Years of Solitude',
+    ];
+    const rows = books
+      .map(
+        (title, n) => `<tr><td><a href="/book/${n}"><img src="/covers/${n}.jpg" alt="${title}"></a></td>
+        <td><a class="bookTitle" href="/book/${n}"><span>${title}</span></a><br><span>by</span>
+        <div><span>4.3 avg rating, ${n + 1},000 ratings</span></div></td></tr>`,
+      )
+      .join('');
+    const list = page(`<article><h2>Best books ever</h2><p>${PROSE}</p><table>${rows}</table></article>`);
+    const listed = extractArticle(list, { baseUrl: URL }).markdown;
+    for (const title of books) expect(count(listed, title)).toBe(2);
+    const features = ['Flat-Folding Collapsible Design', 'Rapid Charge in Ten Minutes'];
+    const grid = features
+      .map(
+        (name) => `<div class="feature"><div class="icon"><img src="/icons/${name.replaceAll(' ', '_')}.svg?v=2"
+        alt="icon"></div><div class="label">${name}</div></div>`,
+      )
+      .join('');
+    const product = page(`<article><p>${PROSE.repeat(3)}</p>${grid}<p>${PROSE.repeat(2)}</p></article>`);
+    const described = extractArticle(product, { baseUrl: URL }).markdown;
+    for (const name of features) expect(described).toContain(name);
+  });
+
   it('trims a trailing heading past what renders nothing: placeholder pictures, no-break spaces', () => {
     const tiles = [1, 2]
       .map(

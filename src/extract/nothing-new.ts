@@ -59,9 +59,14 @@ function fold(text: string): string {
     .trim();
 }
 
-/** The names a caption could repeat: the picture's alt text and title, and its file name's words. */
+/**
+ * The names a caption could repeat: the picture's alt text and title, and its file name's words. An SVG picture is an
+ * icon or a logo, and the words beside it are its label (a product's feature grid), not a caption.
+ */
 function pictureNames(img: HtmlElement): string[] {
-  const names = [img.attribs.alt, img.attribs.title, fileName(pictureSource(img))].map((name) => fold(name ?? ''));
+  const source = pictureSource(img);
+  if (source && /\.svg(?:[?#]|$)/i.test(source)) return [];
+  const names = [img.attribs.alt, img.attribs.title, fileName(source)].map((name) => fold(name ?? ''));
   return names.filter((name) => name.length >= NAME_MIN_CHARS);
 }
 
@@ -85,24 +90,35 @@ function repeats(text: string, names: readonly string[]): boolean {
 
 const HEADINGS: ReadonlySet<string> = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
 
+/**
+ * A card's title, not a caption: a heading, a table cell (a row of a list of books, say), or text that starts in a
+ * link (the card's link to its page).
+ */
+function isTitleOrCell(el: HtmlElement): boolean {
+  if (el.name === 'td' || el.name === 'th') return true;
+  if (holdsHeading(el)) return true;
+  const first = firstText(el, false);
+  return first === undefined || first.inLink;
+}
+
 function holdsHeading(el: HtmlElement): boolean {
   if (HEADINGS.has(el.name)) return true;
   for (const child of el.children) if (isElement(child) && holdsHeading(child)) return true;
   return false;
 }
 
-function isMostlyLinks(el: HtmlElement, text: string): boolean {
-  let linked = 0;
-  const visit = (node: HtmlElement): void => {
-    for (const child of node.children) {
-      if (!isElement(child)) continue;
-      if (child.name === 'a') linked += textOf(child).trim().length;
-      else visit(child);
+/** The first text that is not blank in an element, and whether it sits in a link. */
+function firstText(el: HtmlElement, inLink: boolean): { inLink: boolean } | undefined {
+  const linked = inLink || el.name === 'a';
+  for (const child of el.children) {
+    if (child.type === 'text') {
+      if (child.data.trim() !== '') return { inLink: linked };
+    } else if (isElement(child)) {
+      const found = firstText(child, linked);
+      if (found) return found;
     }
-  };
-  if (el.name === 'a') return true;
-  visit(el);
-  return linked * 2 > text.trim().length;
+  }
+  return undefined;
 }
 
 function holdsPicture(el: HtmlElement): boolean {
@@ -113,18 +129,18 @@ function holdsPicture(el: HtmlElement): boolean {
 /**
  * Removes, inside the content, the first text after a picture when it repeats the picture's alt text, title or file
  * name: the element that holds it (its whole text the caption), or the text itself when it sits beside the picture
- * (`<img><br>Caption`).
+ * (`<img><br>Caption`). Text in a link, a heading or a table cell is a title, not a caption.
  */
 export function removeEchoCaptions(root: HtmlElement, trace?: ExtractTrace): void {
   // The names of the last picture passed, until text follows it.
   let names: string[] | undefined;
-  const visit = (el: HtmlElement): void => {
+  const visit = (el: HtmlElement, inLink: boolean): void => {
     const children = el.children;
     for (let i = 0; i < children.length; i++) {
       const child: HtmlNode = children[i]!;
       if (child.type === 'text') {
         if (child.data.trim() === '') continue;
-        if (names && repeats(child.data, names)) {
+        if (names && !inLink && repeats(child.data, names)) {
           if (trace) traceRemoved(trace, 'cleaning', child, ECHO_REASON);
           children.splice(i--, 1);
         }
@@ -140,16 +156,15 @@ export function removeEchoCaptions(root: HtmlElement, trace?: ExtractTrace): voi
       if (names && !holdsPicture(child)) {
         const text = textOf(child);
         if (text.trim() === '') continue;
-        // A heading or a link after a picture is a card's title (a product, a teaser), not a caption.
-        if (!holdsHeading(child) && !isMostlyLinks(child, text) && repeats(text, names)) {
+        if (!inLink && child.name !== 'a' && !isTitleOrCell(child) && repeats(text, names)) {
           if (trace) traceRemoved(trace, 'cleaning', child, ECHO_REASON);
           children.splice(i--, 1);
         }
         names = undefined;
         continue;
       }
-      visit(child);
+      visit(child, inLink || child.name === 'a');
     }
   };
-  visit(root);
+  visit(root, false);
 }
