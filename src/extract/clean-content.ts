@@ -12,6 +12,7 @@ import {
 } from './block-stats.js';
 import { collapseWhitespace, isElement, keepChildren, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import { DATE_LINE_MAX_CHARS, isDateLine } from './date-line.js';
+import { RENDERS_NOTHING_REASON, rendersNothing } from './nothing-new.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 
@@ -149,8 +150,12 @@ export function trimTrailing(
     const last = children[index]!;
     if (!isElement(last) || keep?.has(last)) return;
     const node = stats.get(last);
-    // An element with nothing to read or see (an empty <p>, a spacer) neither stops the trim nor stays.
-    if (node && node.text === 0 && !MEDIA.some((name) => hasDescendant(last, name))) {
+    // An element that renders nothing (an empty <p>, a spacer, a no-break space, placeholder pictures) neither stops
+    // the trim nor stays (nothing-new.ts).
+    if (node && rendersNothing(last, node)) {
+      // Traced where the markup holds something (a no-break space, a placeholder picture): an empty <p> is not news.
+      if (trace && (node.text > 0 || MEDIA.some((name) => hasDescendant(last, name))))
+        traceRemoved(trace, 'trailing', last, RENDERS_NOTHING_REASON, numbersOf(last, stats));
       children.splice(index, 1);
       continue;
     }

@@ -5,6 +5,7 @@
 // docs/benchmarks.md, "Rules on trial (issue 24)").
 import { linkDensity, visibleTextLength, type Stats } from './block-stats.js';
 import { cleanContent, trimTrailing } from './clean-content.js';
+import { removeEchoCaptions } from './nothing-new.js';
 import { isElement, type HtmlElement } from './parse.js';
 import { traceNote, type ExtractTrace } from './trace.js';
 
@@ -53,6 +54,7 @@ export function chooseExtraction(
   const keep = new Set<HtmlElement>(ours.root.parent ? [ours.root] : ours.root.children.filter(isElement));
   const mostText = bodyStats.text / 2;
   cleanContent(body, stats, page.title, mostText, undefined, keep);
+  removeEchoCaptions(body);
   trimTrailing(body, stats, mostText, undefined, keep);
   const inclusive = { root: body, textLength: visibleTextLength(body) };
   const density = linkShare(body);

@@ -19,6 +19,7 @@ import {
   type Stats,
 } from './block-stats.js';
 import { cleanContent, trimTrailing } from './clean-content.js';
+import { removeEchoCaptions } from './nothing-new.js';
 import { chooseExtraction } from './compare.js';
 import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadingProse } from './gather.js';
 import { isElement, keepChildren, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
@@ -68,6 +69,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
   cleanContent(article, stats, options.title, mostText, trace);
+  removeEchoCaptions(article, trace);
   trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);
   if (textLength === 0) return undefined;
