@@ -44,7 +44,10 @@ interface FirstElements {
 function firstElements(doc: HtmlDocument): FirstElements {
   const first: FirstElements = {};
   const visit = (node: HtmlElement | HtmlDocument): void => {
-    for (const child of node.children) {
+    // Indexed: the walk runs mostly before it is optimized, where `for…of` makes an iterator result per child.
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
       if (!isElement(child)) continue;
       switch (child.name) {
         case 'html':
