@@ -143,7 +143,7 @@ export function proseLength(el: HtmlElement): number {
 }
 
 /** Whether a UTF-16 unit is one of JavaScript's `\s` (ECMA-262 WhiteSpace and LineTerminator). */
-function isSpaceCode(code: number): boolean {
+export function isSpaceCode(code: number): boolean {
   if (code <= 32) return code === 32 || (code >= 9 && code <= 13);
   if (code < 160) return false;
   return (

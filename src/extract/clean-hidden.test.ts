@@ -105,6 +105,27 @@ describe('<style> rules', () => {
     expect(dropped).toBe(3);
   });
 
+  it("reads an element's classes split at any whitespace, the first one a rule hides named, none by its prefix", () => {
+    const css = '<style>.promo{display:none} .ad{visibility:hidden}</style>';
+    const reason = (classes: string) => reasonFor(`${css}${body(`<p id="x" class="${classes}">x</p>`)}`);
+    expect(reason('\tcard\u00a0promo  ad ')).toBe('stylesheet .promo display:none');
+    expect(reason('ad\u2003promo')).toBe('stylesheet .ad visibility:hidden');
+    expect(reason('promotion xad ad-slot')).toBeUndefined();
+    expect(reason(' ')).toBeUndefined();
+  });
+
+  it('reads the prelude of each plain rule, after a statement at-rule and across lines', () => {
+    const css = `<style>@charset "utf-8";.a{color:red}
+      .b ,
+      .c{display:none}@import url(x.css);#d{opacity:0}</style>`;
+    const { text, dropped } = clean(
+      `${css}${body('<p class="b">B</p><p class="c">C</p><p id="d">D</p><p class="a">A</p>')}`,
+    );
+    expect(text).toMatch(/A$/);
+    expect(text).not.toMatch(/ B| C| D/);
+    expect(dropped).toBe(3);
+  });
+
   it('reads through comments, strings, @import and skipped at-rules', () => {
     const css = `<style>@import url("a.css");/* .x{} */ @font-face{font-family:"a{"} @keyframes k{from{opacity:0}}
       .note::before{content:"}"} .hide{display:none}</style>`;

@@ -1,3 +1,4 @@
+import { isSpaceCode } from './block-stats.js';
 import { EMPTY_SHEET, hidingDeclarations, parseDeclarations, type HidingSheet } from './hidden-css.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
@@ -24,13 +25,11 @@ const SHEET_MAX_SHARE = 0.5;
 function sheetReason(el: HtmlElement, context: HiddenContext): string | undefined {
   const { hides, revealed } = context.sheet;
   const { id, class: className } = el.attribs;
-  // Runs on every element: the class list is split, nothing else is built until a rule matches.
-  const classes = className ? className.split(/\s+/).filter(Boolean) : [];
+  // Runs on every element: the class list is read in place, and split only once a rule matches.
   let hiding = hides.has(el.name) ? el.name : id && hides.has(`#${id}`) ? `#${id}` : undefined;
-  for (let i = 0; hiding === undefined && i < classes.length; i++) {
-    if (hides.has(`.${classes[i]!}`)) hiding = `.${classes[i]!}`;
-  }
+  if (hiding === undefined && className) hiding = hidingClass(className, hides);
   if (hiding === undefined) return undefined;
+  const classes = className ? className.split(/\s+/).filter(Boolean) : [];
   // A state rule may show the element again (`.hidden.md:block`, `.panel.active`): any class or id of the element
   // that a revealing rule names keeps it.
   if ((id && revealed.has(`#${id}`)) || classes.some((name) => revealed.has(`.${name}`))) return undefined;
@@ -42,6 +41,22 @@ function sheetReason(el: HtmlElement, context: HiddenContext): string | undefine
   if (chars === 0 && reason === 'opacity:0') return undefined;
   if (chars >= SHEET_MAX_SHARE * context.pageChars()) return undefined;
   return `stylesheet ${hiding} ${reason}`;
+}
+
+/** The first class of `className` (split at `\s`, as `split(/\s+/)`) that `hides` names, as `.name`. */
+function hidingClass(className: string, hides: ReadonlyMap<string, string>): string | undefined {
+  let start = -1;
+  for (let i = 0; i <= className.length; i++) {
+    if (i < className.length && !isSpaceCode(className.charCodeAt(i))) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start < 0) continue;
+    const key = `.${className.slice(start, i)}`;
+    if (hides.has(key)) return key;
+    start = -1;
+  }
+  return undefined;
 }
 
 // Siblings looked at for a shown twin; a list of thousands of items costs no more than this each.

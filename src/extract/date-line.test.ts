@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDateLine } from './date-line.js';
+import { isDateLine, MONTH_NAMES } from './date-line.js';
 
 describe('isDateLine', () => {
   it.each([
@@ -23,5 +23,25 @@ describe('isDateLine', () => {
     `Updated: ${'2. Februar 2022 '.repeat(6)}`,
   ])('%s is not', (text) => {
     expect(isDateLine(text)).toBe(false);
+  });
+
+  // DATE matches lower-cased text without the `i` flag (date-line.ts): the same as `/iu` only if no letter of
+  // lower-cased text but `ſ`, which isDateLine folds, is a case variant of a letter DATE spells.
+  it('reads `ſ` as `s`, as case-insensitive matching did', () => {
+    expect(isDateLine('12 Auguſt 2020')).toBe(true);
+    expect(isDateLine('ſeptember 3, 2019')).toBe(true);
+  });
+
+  it('spells its month names in letters no other lower-case letter folds to, `ſ` apart', () => {
+    const letters = new Set([...MONTH_NAMES.join(''), 'd', 'e', 't', 'T']);
+    const sameLetter = new RegExp(`[${[...letters].join('')}]`, 'iu');
+    const variants = new Set<string>();
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      for (const char of String.fromCodePoint(cp).toLowerCase()) {
+        if (!letters.has(char) && sameLetter.test(char)) variants.add(char);
+      }
+    }
+    expect([...variants]).toEqual(['ſ']);
   });
 });

@@ -329,7 +329,7 @@ export function readHidingSheet(html: string, styles: readonly StyleSource[] = s
 function walkRules(css: string, onRule: (prelude: () => string, body: string, conditional: boolean) => void): void {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const SPECIAL = /[{}"']/g;
-  const PLAIN_RULE = /(\s*[^{}"'@\s][^{}"'@]*)\{([^{}"']*)\}/y;
+  const PLAIN_RULE = /\s*[^{}"'@\s][^{}"'@]*\{[^{}"']*\}/y;
   // Open blocks: conditional at-rules holding rules, then at most one style rule or skipped block.
   let ruleLists = 0;
   let inner: { preludeStart: number; bodyStart: number } | 'skip' | undefined;
@@ -337,13 +337,23 @@ function walkRules(css: string, onRule: (prelude: () => string, body: string, co
   let start = 0;
   for (;;) {
     if (inner === undefined) {
-      // Most rules are `prelude{declarations}` with no quote, nested block or at-rule: one step each.
+      // Most rules are `prelude{declarations}` with no quote, nested block or at-rule: one step each. Tested, not
+      // matched: the rule's one `{` splits it, and the prelude, which most rules never need, is cut only when asked
+      // for (the match arrays of every rule of every sheet were a twelfth of what extraction allocated on news pages).
       PLAIN_RULE.lastIndex = start;
-      const rule = PLAIN_RULE.exec(text);
-      if (rule) {
-        const [, prelude, body] = rule;
-        onRule(() => prelude!.slice(prelude!.lastIndexOf(';') + 1).trim(), body!, ruleLists > 0);
-        start = PLAIN_RULE.lastIndex;
+      if (PLAIN_RULE.test(text)) {
+        const end = PLAIN_RULE.lastIndex;
+        const brace = text.indexOf('{', start);
+        const from = start;
+        onRule(
+          () => {
+            const prelude = text.slice(from, brace);
+            return prelude.slice(prelude.lastIndexOf(';') + 1).trim();
+          },
+          text.slice(brace + 1, end - 1),
+          ruleLists > 0,
+        );
+        start = end;
         continue;
       }
     }

@@ -327,15 +327,25 @@ function* renderedChildren(node: HtmlElement | HtmlDocument): Generator<string |
   }
 }
 
+// Runs of HTML whitespace other than one space: replacing those alone gives what replacing every run does, and a
+// text whose runs are all single spaces (most of them) comes back as it is instead of copied.
+const HTML_SPACE_RUN = / ?[\t\n\r\f][ \t\n\r\f]*| {2,}[ \t\n\r\f]*/g;
+// The same within a line: runs of space, tab, CR and form feed.
+const LINE_SPACE_RUN = / ?[\t\r\f][ \t\r\f]*| {2,}[ \t\r\f]*/g;
+
 function textNodeMarkdown(value: string | null): string {
-  return value ? escapeText(cleanText(value).replace(/[ \t\n\r\f]+/g, ' ')) : '';
+  return value ? escapeText(cleanText(value).replace(HTML_SPACE_RUN, ' ')) : '';
 }
+
+// Every character escapeText may escape: text without any (most of it) is returned after one scan, not three.
+const ESCAPED = /[\\*`[\]<_]/;
 
 /**
  * Escapes the characters that would change meaning in running text, and no more: `\`, `*`, `` ` ``, `[`, `]`,
  * `<` before a tag-like character, and `_` at a word edge (GFM ignores intraword underscores).
  */
 function escapeText(text: string): string {
+  if (!ESCAPED.test(text)) return text;
   return text
     .replace(/[\\*`[\]]/g, '\\$&')
     .replace(/<(?=[A-Za-z/!?])/g, '\\<')
@@ -359,6 +369,6 @@ function escapeUrl(url: string): string {
 function finishInline(text: string): string {
   return text
     .replace(/[ \t\r\f\u00A0]*\n[ \t\r\f\u00A0\n]*/g, '\n')
-    .replace(/[ \t\r\f]+/g, ' ')
+    .replace(LINE_SPACE_RUN, ' ')
     .trim();
 }

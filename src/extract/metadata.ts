@@ -1,5 +1,5 @@
 // Title, language and base URL of a parsed page. Read before cleaning: cleaning removes <head>.
-import { collapseWhitespace, findElement, textOf, type HtmlDocument } from './parse.js';
+import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 
 export interface PageMetadata {
   readonly title: string | undefined;
@@ -14,21 +14,66 @@ export interface PageMetadata {
 const TITLE_SEPARATOR = /\s+[|\-–—:·»/]\s+/;
 
 export function readMetadata(doc: HtmlDocument, pageUrl: string): PageMetadata {
-  const html = findElement(doc, (el) => el.name === 'html');
-  const lang = html?.attribs.lang?.trim() || undefined;
-  return { title: readTitle(doc), lang, baseUrl: readBaseUrl(doc, pageUrl), declaresArticle: declaresArticle(doc) };
+  const first = firstElements(doc);
+  const lang = first.html?.attribs.lang?.trim() || undefined;
+  return {
+    title: readTitle(first),
+    lang,
+    baseUrl: baseUrlOf(first.base?.attribs.href, pageUrl),
+    // The page says it is one article: `og:type` is `article` (Open Graph).
+    declaresArticle: first.ogType?.attribs.content?.trim().toLowerCase().startsWith('article') ?? false,
+  };
 }
 
-function declaresArticle(doc: HtmlDocument): boolean {
-  const og = findElement(doc, (el) => el.name === 'meta' && (el.attribs.property ?? el.attribs.name) === 'og:type');
-  return og?.attribs.content?.trim().toLowerCase().startsWith('article') ?? false;
+/** The first element of each kind the metadata is read from, in document order. */
+interface FirstElements {
+  html?: HtmlElement;
+  /** `<meta>` whose `property` (else `name`) is `og:type`. */
+  ogType?: HtmlElement;
+  ogTitle?: HtmlElement;
+  /** `<base>` with an `href`. */
+  base?: HtmlElement;
+  title?: HtmlElement;
+  h1?: HtmlElement;
 }
 
-function readBaseUrl(doc: HtmlDocument, pageUrl: string): string {
-  return baseUrlOf(
-    findElement(doc, (el) => el.name === 'base' && el.attribs.href !== undefined)?.attribs.href,
-    pageUrl,
-  );
+/**
+ * The elements readMetadata reads, found in one walk of the tree: six `findElement` walks (one per kind, most of them
+ * over the whole page, as a page rarely has a `<base>`) were the largest share of reading the metadata.
+ */
+function firstElements(doc: HtmlDocument): FirstElements {
+  const first: FirstElements = {};
+  const visit = (node: HtmlElement | HtmlDocument): void => {
+    // Indexed: the walk runs mostly before it is optimized, where `for…of` makes an iterator result per child.
+    const children = node.children;
+    for (let i = 0; i < children.length; i++) {
+      const child = children[i]!;
+      if (!isElement(child)) continue;
+      switch (child.name) {
+        case 'html':
+          first.html ??= child;
+          break;
+        case 'meta': {
+          const key = child.attribs.property ?? child.attribs.name;
+          if (key === 'og:type') first.ogType ??= child;
+          else if (key === 'og:title') first.ogTitle ??= child;
+          break;
+        }
+        case 'base':
+          if (child.attribs.href !== undefined) first.base ??= child;
+          break;
+        case 'title':
+          first.title ??= child;
+          break;
+        case 'h1':
+          first.h1 ??= child;
+          break;
+      }
+      visit(child);
+    }
+  };
+  visit(doc);
+  return first;
 }
 
 /** What links resolve against: the first `<base>` with an href (`href`), resolved against the page URL, else it. */
@@ -45,14 +90,11 @@ export function baseUrlOf(baseHref: string | undefined, pageUrl: string): string
   }
 }
 
-function readTitle(doc: HtmlDocument): string | undefined {
-  const og = findElement(doc, (el) => el.name === 'meta' && (el.attribs.property ?? el.attribs.name) === 'og:title');
-  const ogTitle = collapseWhitespace(og?.attribs.content);
+function readTitle(first: FirstElements): string | undefined {
+  const ogTitle = collapseWhitespace(first.ogTitle?.attribs.content);
   if (ogTitle) return ogTitle;
-  const titleElement = findElement(doc, (el) => el.name === 'title');
-  const title = collapseWhitespace(titleElement ? textOf(titleElement) : undefined);
-  const h1Element = findElement(doc, (el) => el.name === 'h1');
-  const h1 = collapseWhitespace(h1Element ? textOf(h1Element) : undefined);
+  const title = collapseWhitespace(first.title ? textOf(first.title) : undefined);
+  const h1 = collapseWhitespace(first.h1 ? textOf(first.h1) : undefined);
   if (title) return stripSiteName(title, h1);
   return h1 || undefined;
 }

@@ -24,6 +24,26 @@ describe('parsePage', () => {
     expect(parsePage(head('website'), 'https://site.test/').metadata.declaresArticle).toBe(false);
   });
 
+  it('reads each from the first element of its kind in document order, wherever it is', () => {
+    const page = parsePage(
+      '<html lang="fr"><head><base target="_top"><meta name="og:type" content="website">' +
+        '<meta property="og:type" content="article"></head><body><h1>Le titre</h1><base href="/un/">' +
+        '<base href="/deux/"><h1>Autre</h1><html lang="en"></html></body></html>',
+      'https://site.test/a/b.html',
+    );
+    expect(page.metadata).toEqual({
+      title: 'Le titre',
+      lang: 'fr',
+      baseUrl: 'https://site.test/un/',
+      declaresArticle: false,
+    });
+    const titled = parsePage(
+      '<html><head><meta property="og:title" content=" "><meta name="og:title" content="Second"></head></html>',
+      'https://site.test/',
+    );
+    expect(titled.metadata.title).toBe(undefined);
+  });
+
   it("reads the hiding rules of the page's <style> sheets, whose bodies the parse itself drops", () => {
     // Enough visible text that the hidden paragraph is a small part of the page (clean-hidden.ts keeps a page that
     // would lose most of its text).
