@@ -99,7 +99,8 @@ export function createToolsApi(
       success: !output.isError,
       // As the CLI's --json: a tool's seed-shaped data (web_scraper) as is; otherwise its structured result with
       // the text a model reads. On failure, the status and the error's class and code.
-      result: output.data ?? (output.isError ? output.structured : { ...output.structured, text: textWithCaptions(output) }),
+      result:
+        output.data ?? (output.isError ? output.structured : { ...output.structured, text: textWithCaptions(output) }),
       error: output.isError ? output.text : null,
       execution_time_ms: executionTimeMs,
     });
