@@ -2,8 +2,9 @@
 // title, a short text each — reads as one list item per card, `- [Title](url) — short text`, instead of a loose run
 // of pictures, headings and paragraphs. Only when the content IS the cards: teaser cards beside an article are not
 // in the chosen content (detection drops them), and a page that declares one article is never shaped here.
-// A card: a block of at most CARD_MAX_CHARS whose title is a heading with a link (inside it or around it) or a link
-// whose class says title or name; a run: at least MIN_CARDS such blocks, same tag, under one parent.
+// A card: a block (not a paragraph) of at most CARD_MAX_CHARS whose title is a heading with a link (inside it or
+// around it), else a link whose class says title or name, else its first link with words; a run: at least MIN_CARDS
+// such blocks, same tag, under one parent, most of its blocks.
 // Not handled: cards without a linked title (a grid of prices with a "Buy" button), tables of items (they are tables).
 import { collapseWhitespace, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import { describeNode, type ExtractTrace } from './trace.js';
@@ -15,6 +16,8 @@ const CARD_MAX_CHARS = 400;
 // The cards must be the content: this share of its text at least.
 const MIN_SHARE_OF_CONTENT = 0.6;
 const TITLE_CLASS = /title|name|heading|headline/i;
+// Blocks a card is built of; a paragraph with a link in it is a sentence, not a card.
+const CARD_TAGS: ReadonlySet<string> = new Set(['div', 'li', 'article', 'section', 'a', 'figure']);
 const HEADING = /^h[1-6]$/;
 
 interface Card {
@@ -80,7 +83,7 @@ export function shapeCardLists(content: HtmlElement, trace?: ExtractTrace): numb
 
 /** A card's title and link, or undefined when the block is not a card. */
 function readCard(el: HtmlElement): Card | undefined {
-  if (NEVER_RENDERED.has(el.name) || HEADING.test(el.name)) return undefined;
+  if (!CARD_TAGS.has(el.name)) return undefined;
   const chars = collapseWhitespace(textOf(el)).length;
   if (chars === 0 || chars > CARD_MAX_CHARS) return undefined;
   const heading = findFirst(el, (x) => HEADING.test(x.name));
@@ -92,12 +95,35 @@ function readCard(el: HtmlElement): Card | undefined {
     if (link && title) return { title, href: link.attribs.href!, titleElement: heading };
     return undefined;
   }
-  const link = findFirst(
-    el,
-    (x) => x.name === 'a' && hasHref(x) && TITLE_CLASS.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`),
-  );
-  const title = link && collapseWhitespace(textOf(link));
-  return link && title ? { title, href: link.attribs.href!, titleElement: link } : undefined;
+  // No heading: the link whose class says title (the longest, not the picture's link numbered "1"), else the first
+  // link with words.
+  const links = findAll(el, (x) => x.name === 'a' && hasHref(x) && isWords(collapseWhitespace(textOf(x))));
+  const titled = links.filter((x) => TITLE_CLASS.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`));
+  const link = titled.length > 0 ? longest(titled) : links[0];
+  if (!link) return undefined;
+  return { title: collapseWhitespace(textOf(link)), href: link.attribs.href!, titleElement: link };
+}
+
+/** A title has letters: not a number ("1", "#4") or a symbol. */
+function isWords(text: string): boolean {
+  return text.length >= 3 && /\p{L}/u.test(text);
+}
+
+function longest(links: readonly HtmlElement[]): HtmlElement {
+  return links.reduce((best, link) => (textOf(link).trim().length > textOf(best).trim().length ? link : best));
+}
+
+function findAll(root: HtmlElement, test: (el: HtmlElement) => boolean): HtmlElement[] {
+  const found: HtmlElement[] = [];
+  const visit = (el: HtmlElement): void => {
+    for (const child of el.children) {
+      if (!isElement(child) || NEVER_RENDERED.has(child.name)) continue;
+      if (test(child)) found.push(child);
+      else visit(child);
+    }
+  };
+  visit(root);
+  return found;
 }
 
 function hasHref(el: HtmlElement): boolean {
@@ -154,7 +180,8 @@ function listItem(el: HtmlElement, card: Card, list: HtmlElement): HtmlElement {
   const link: HtmlElement = { type: 'tag', name: 'a', attribs: { href: card.href }, children: [], parent: item };
   link.children.push({ type: 'text', data: card.title, parent: link });
   item.children.push(link);
-  const rest = otherWords(el, card.titleElement);
+  // "[API](…): the reference" reads "[API](…) — the reference".
+  const rest = otherWords(el, card.titleElement).replace(/^[\s:·,;–—-]+/, '');
   if (rest) item.children.push({ type: 'text', data: ` — ${rest}`, parent: item });
   return item;
 }

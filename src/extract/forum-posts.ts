@@ -56,6 +56,10 @@ const POST_BODY = /body|content|text|message-?inner/i;
 const DATE_CLASS = /date|time|posted/i;
 // Where a post's author is not: quotes of other posts, forms and their labels.
 const SKIPPED: ReadonlySet<string> = new Set(['blockquote', 'form', 'label', 'fieldset']);
+// Links inside these are a post's words, not an entry's title.
+const IN_PROSE: ReadonlySet<string> = new Set(['p', 'li', 'blockquote', 'pre']);
+// A linked title has at least this many characters (a post number "#4" or "Reply" is not one).
+const TITLE_MIN_CHARS = 10;
 // Chrome inside a post: signatures, buttons and toolbars, reaction bars.
 const SIGNATURE = /signature/i;
 const CONTROLS =
@@ -183,9 +187,37 @@ function readHead(post: HtmlElement, posts: ForumPosts): PostHead | undefined {
   const dataAuthor = cleanName(post.attribs['data-author']);
   const nameElement = dataAuthor ? undefined : findInPost(post, posts, isNameMarker);
   const author = dataAuthor ?? (nameElement && nameOf(nameElement, posts));
-  if (!author) return undefined;
+  if (!author || (nameElement && leadsWithTitle(post, nameElement))) return undefined;
   const dateElement = findInPost(post, posts, (el) => dateOf(el) !== undefined);
   return { author, date: dateElement && dateOf(dateElement), nameElement, dateElement };
+}
+
+/**
+ * Whether a link to another page, set as a title (not inside a paragraph, a list item or a quote), comes before the
+ * name: the entry of a listing ("The Hunger Games, by Suzanne Collins"; a review's title, its reviewer), not a post.
+ * A post's own permalink points into the thread (`viewtopic.php?p=5#p5`) and does not count.
+ */
+function leadsWithTitle(post: HtmlElement, name: HtmlElement): boolean {
+  let reachedName = false;
+  const visit = (el: HtmlElement): boolean => {
+    for (const child of el.children) {
+      if (reachedName) return false;
+      if (!isElement(child) || NEVER_RENDERED.has(child.name) || IN_PROSE.has(child.name)) continue;
+      if (child === name) {
+        reachedName = true;
+        return false;
+      }
+      if (child.name === 'a') {
+        const href = child.attribs.href ?? '';
+        if (href !== '' && !href.includes('#') && collapseWhitespace(textOf(child)).length >= TITLE_MIN_CHARS)
+          return true;
+        continue;
+      }
+      if (visit(child)) return true;
+    }
+    return false;
+  };
+  return visit(post);
 }
 
 /** The first element of `post` in document order that `test` accepts, quotes and nested posts skipped. */
