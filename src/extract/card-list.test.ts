@@ -18,6 +18,15 @@ describe('card hubs', () => {
     expect(markdown).not.toContain('###');
   });
 
+  it('makes cards that are list items already into items in place, none lost', () => {
+    const item = (n: number): string =>
+      `<li class="tile"><a href="/p/${n}"><img src="/p/${n}.jpg" alt=""></a><a class="tile-name" href="/p/${n}">Stove ${n}</a><span>Weight: ${n} kg</span></li>`;
+    const html = page(`<main><h1>Stoves</h1><ul class="grid">${[1, 2, 3, 4, 5].map(item).join('')}</ul></main>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    const items = markdown.split('\n').filter((line) => line.startsWith('- '));
+    expect(items).toEqual([1, 2, 3, 4, 5].map((n) => `- [Stove ${n}](https://example.com/p/${n}) — Weight: ${n} kg`));
+  });
+
   it('names the decision in --explain', () => {
     const { explain } = extractArticle(cardHubPage(), { baseUrl: URL, explain: true });
     const note = explain!.find((entry) => entry.phase === 'shape');
@@ -32,7 +41,10 @@ describe('card hubs', () => {
       `<div class="teaser"><h3><a href="/story/${n}">Story ${n}</a></h3><p>A short line about story ${n}.</p></div>`;
     const html = page(`<main><h1>Report</h1><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(4)}</p><p>${PROSE.repeat(3)}</p>
       <div class="more">${[1, 2, 3].map(teaser).join('')}</div></main>`);
-    const { markdown } = extractArticle(html, { baseUrl: URL });
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('[Story 2](https://example.com/story/2)'); // in the content, not listed
     expect(markdown).not.toMatch(/^- \[Story/m);
+    const note = explain!.find((entry) => entry.phase === 'shape');
+    expect(note?.reason).toMatch(/^not a card hub: 3 cards hold \d+ of the content's \d+ chars \(under 60 %\)/);
   });
 });

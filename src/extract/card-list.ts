@@ -3,7 +3,8 @@
 // of pictures, headings and paragraphs. Only when the content IS the cards: teaser cards beside an article are not
 // in the chosen content (detection drops them), and a page that declares one article is never shaped here.
 // A card: a block (not a paragraph) of at most CARD_MAX_CHARS whose title is a heading with a link (inside it or
-// around it), else a link whose class says title or name, else its first link with words; a run: at least MIN_CARDS
+// around it), else — with a picture — a link whose class says title or name, else its first link with words when
+// nothing comes before it; a run: at least MIN_CARDS
 // such blocks, same tag, under one parent, most of its blocks.
 // Not handled: cards without a linked title (a grid of prices with a "Buy" button), tables of items (they are tables).
 import { collapseWhitespace, isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
@@ -95,13 +96,32 @@ function readCard(el: HtmlElement): Card | undefined {
     if (link && title) return { title, href: link.attribs.href!, titleElement: heading };
     return undefined;
   }
-  // No heading: the link whose class says title (the longest, not the picture's link numbered "1"), else the first
-  // link with words.
+  // No heading: a card has its picture (a list of links with words after each is a list already, and stays one),
+  // and the link whose class says title (the longest, not the picture's link numbered "1"), else the first link
+  // with words.
+  if (!findFirst(el, (x) => x.name === 'img')) return undefined;
   const links = findAll(el, (x) => x.name === 'a' && hasHref(x) && isWords(collapseWhitespace(textOf(x))));
   const titled = links.filter((x) => TITLE_CLASS.test(`${x.attribs.class ?? ''} ${x.attribs.id ?? ''}`));
-  const link = titled.length > 0 ? longest(titled) : links[0];
+  // The first link stands as a title only when it leads the card (pictures aside): "/01 How search works" is a
+  // numbered step, not a card.
+  const link = titled.length > 0 ? longest(titled) : links[0] && leadsCard(el, links[0]) ? links[0] : undefined;
   if (!link) return undefined;
   return { title: collapseWhitespace(textOf(link)), href: link.attribs.href!, titleElement: link };
+}
+
+/** Whether no words come before `link` in `card`. */
+function leadsCard(card: HtmlElement, link: HtmlElement): boolean {
+  let words = false;
+  const visit = (el: HtmlElement): boolean => {
+    for (const child of el.children) {
+      if (child === link) return true;
+      if (child.type === 'text') words ||= child.data.trim() !== '';
+      else if (isElement(child) && !NEVER_RENDERED.has(child.name) && visit(child)) return true;
+      if (words) return false;
+    }
+    return false;
+  };
+  return visit(card) && !words;
 }
 
 /** A title has letters: not a number ("1", "#4") or a symbol. */
@@ -154,6 +174,14 @@ function findFirst(root: HtmlElement, test: (el: HtmlElement) => boolean): HtmlE
 
 /** Each run of consecutive cards under `parent` becomes one `<ul>`; what sits between runs stays where it was. */
 function replaceRuns(parent: HtmlElement, cards: Map<HtmlElement, Card>): void {
+  // Cards that are a list's items already become items in place: a list inside a list renders only under an item.
+  if (parent.name === 'ul' || parent.name === 'ol') {
+    parent.children = parent.children.map((child) => {
+      const card = isElement(child) ? cards.get(child) : undefined;
+      return card ? listItem(child as HtmlElement, card, parent) : child;
+    });
+    return;
+  }
   const children: HtmlNode[] = [];
   let list: HtmlElement | undefined;
   for (const child of parent.children) {
