@@ -93,8 +93,9 @@ function readCard(el: HtmlElement): Card | undefined {
     const around = inner ? undefined : linkAround(heading, el);
     const link = inner ?? around;
     const title = collapseWhitespace(textOf(heading));
-    if (link && title) return { title, href: link.attribs.href!, titleElement: heading };
-    return undefined;
+    if (link && isWords(title)) return { title, href: link.attribs.href!, titleElement: heading };
+    // A heading that is a number ("1" under a coupon's picture) is not the title: the card's links may hold it.
+    if (isWords(title)) return undefined;
   }
   // No heading: a card has its picture (a list of links with words after each is a list already, and stays one),
   // and the link whose class says title (the longest, not the picture's link numbered "1"), else the first link

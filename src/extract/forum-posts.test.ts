@@ -47,6 +47,15 @@ describe('forum posts', () => {
     expect(markdown).not.toContain('AMONDALE');
   });
 
+  it('leaves an article alone when its header and its body both name its one author', () => {
+    const part = (body: string): string =>
+      `<div class="container"><span class="author-name">Chris Winter</span><p>${body}</p></div>`;
+    const html = page(`<main>${part(PROSE)}${part(PROSE.repeat(4))}</main>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).not.toContain('**Chris Winter**');
+    expect(explain!.filter((entry) => entry.phase === 'shape')).toEqual([]);
+  });
+
   it('leaves an article alone: one author box is not a thread', () => {
     const html = page(`<article><div class="byline"><a class="author" href="/staff/ann">Ann Lee</a></div>
       <p>${PROSE.repeat(3)}</p><p>${PROSE.repeat(2)}</p></article>`);

@@ -125,7 +125,8 @@ export function shapeForumPosts(content: HtmlElement, posts: ForumPosts, trace?:
     outer.push(content);
   }
   visit(content, posts.has(content));
-  if (found.length < 2) return 0;
+  // A thread is a conversation: two authors at least (an article's header and body naming its one author are not).
+  if (found.length < 2 || new Set(found.map((post) => posts.get(post)!.author)).size < 2) return 0;
   // The posts are the content (a thread), not blocks inside an article that name someone (picture credits, a
   // "more from our authors" strip).
   const postChars = outer.reduce((sum, post) => sum + collapseWhitespace(textOf(post)).length, 0);
