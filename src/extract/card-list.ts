@@ -35,8 +35,12 @@ export function shapeCardLists(content: HtmlElement, trace?: ExtractTrace): numb
   const runs: { parent: HtmlElement; cards: Map<HtmlElement, Card> }[] = [];
   const visit = (el: HtmlElement): void => {
     const children = el.children.filter(isElement);
+    // Cards are read only where MIN_CARDS blocks of one tag sit side by side: one count per parent, no text read.
+    const tags = new Map<string, number>();
+    for (const child of children) if (CARD_TAGS.has(child.name)) tags.set(child.name, (tags.get(child.name) ?? 0) + 1);
     const byTag = new Map<string, Map<HtmlElement, Card>>();
     for (const child of children) {
+      if ((tags.get(child.name) ?? 0) < MIN_CARDS) continue;
       const card = readCard(child);
       if (!card) continue;
       const cards = byTag.get(child.name) ?? new Map<HtmlElement, Card>();
@@ -85,7 +89,7 @@ export function shapeCardLists(content: HtmlElement, trace?: ExtractTrace): numb
 /** A card's title and link, or undefined when the block is not a card. */
 function readCard(el: HtmlElement): Card | undefined {
   if (!CARD_TAGS.has(el.name)) return undefined;
-  const chars = collapseWhitespace(textOf(el)).length;
+  const chars = boundedTextLength(el, CARD_MAX_CHARS);
   if (chars === 0 || chars > CARD_MAX_CHARS) return undefined;
   const heading = findFirst(el, (x) => HEADING.test(x.name));
   if (heading) {
@@ -145,6 +149,24 @@ function findAll(root: HtmlElement, test: (el: HtmlElement) => boolean): HtmlEle
   };
   visit(root);
   return found;
+}
+
+/**
+ * Characters of text in `el`, counted until past `max` (then any number over it): a block's size is asked of every
+ * block of the content at every level, and a large one must not be read whole each time. Raw characters, so
+ * whitespace counts: an upper bound of the collapsed length.
+ */
+function boundedTextLength(el: HtmlElement, max: number): number {
+  let chars = 0;
+  const visit = (node: HtmlElement): void => {
+    for (const child of node.children) {
+      if (chars > max) return;
+      if (child.type === 'text') chars += child.data.trim() === '' ? 0 : collapseWhitespace(child.data).length + 1;
+      else if (isElement(child) && !NEVER_RENDERED.has(child.name)) visit(child);
+    }
+  };
+  visit(el);
+  return chars;
 }
 
 function hasHref(el: HtmlElement): boolean {

@@ -48,6 +48,7 @@ const CONTROLS_MAX_CHARS = 100;
 // A class token naming the author's name: `username`, `ipsUsername`, `post_author`, `PostUser-name`, `author`.
 const NAME_CLASS =
   /(?:^|[-_])(?:author|poster|creator|nickname)$|(?:user|author|poster|member|display)[-_]?name(?:$|[-_])/i;
+const NAME_WORDS = /author|poster|creator|nickname|name/i;
 // Blocks around the name that are about the member, not the post (the name's author block, a profile pane).
 const AUTHOR_BLOCK = /author|user|poster|member|profile|byline|creator|meta|info/i;
 // …unless they say they hold the post (`message-userContent`, `usertext-body`).
@@ -69,34 +70,56 @@ const CONTROLS =
 export function findForumPosts(root: HtmlElement | HtmlDocument): ForumPosts {
   const posts: ForumPosts = new Map();
   // Children first: a reply nested in a post is a post of its own, and the outer post's head is looked for outside it.
-  const visit = (parent: HtmlElement | HtmlDocument): void => {
-    const groups = new Map<string, HtmlElement[]>();
+  // Returns whether the subtree names an author anywhere, so a run is only read where two blocks at least do: one
+  // pass over the page, not one per level.
+  const visit = (parent: HtmlElement | HtmlDocument): boolean => {
+    let marked: HtmlElement[] | undefined;
     for (const child of parent.children) {
       if (!isElement(child) || NEVER_RENDERED.has(child.name)) continue;
-      visit(child);
-      const key = `${child.name}.${firstClass(child)}`;
-      const group = groups.get(key);
-      if (group) group.push(child);
-      else groups.set(key, [child]);
+      const inside = visit(child);
+      if (inside || isNameMarker(child) || child.attribs['data-author'] !== undefined) (marked ??= []).push(child);
     }
-    for (const group of groups.values()) {
-      if (group.length < 2) continue;
-      const heads = group.map((member) => readHead(member, posts));
-      const named = heads.filter((head) => head !== undefined).length;
-      // Most of the run names its author: a run of article teasers with a byline on one is not a thread.
-      if (named < 2 || named * 2 < group.length) continue;
-      // …and most of it says something in words of its own: the entries of a listing (a linked title, a date, an
-      // author, a rating) name an author too, but their words are links and figures.
-      const saying = group.filter((member, index) => heads[index] && unlinkedChars(member) >= POST_MIN_CHARS).length;
-      if (saying * 2 < named) continue;
-      group.forEach((member, index) => {
-        const head = heads[index];
-        if (head) posts.set(member, head);
-      });
-    }
+    if (marked && marked.length >= 2) readRuns(parent, marked, posts);
+    return marked !== undefined;
   };
   visit(root);
   return posts;
+}
+
+/**
+ * The runs of posts among the children of `parent` (same tag, same first class token), added to `posts`. `marked`
+ * are the children that name an author somewhere: a run is read only where two of them share a key.
+ */
+function readRuns(parent: HtmlElement | HtmlDocument, marked: readonly HtmlElement[], posts: ForumPosts): void {
+  const keys = new Map<string, number>();
+  for (const child of marked) {
+    const key = `${child.name}.${firstClass(child)}`;
+    keys.set(key, (keys.get(key) ?? 0) + 1);
+  }
+  if (![...keys.values()].some((count) => count >= 2)) return;
+  const groups = new Map<string, HtmlElement[]>();
+  for (const child of parent.children) {
+    if (!isElement(child) || NEVER_RENDERED.has(child.name)) continue;
+    const key = `${child.name}.${firstClass(child)}`;
+    if ((keys.get(key) ?? 0) < 2) continue;
+    const group = groups.get(key);
+    if (group) group.push(child);
+    else groups.set(key, [child]);
+  }
+  for (const group of groups.values()) {
+    const heads = group.map((member) => readHead(member, posts));
+    const named = heads.filter((head) => head !== undefined).length;
+    // Most of the run names its author: a run of article teasers with a byline on one is not a thread.
+    if (named < 2 || named * 2 < group.length) continue;
+    // …and most of it says something in words of its own: the entries of a listing (a linked title, a date, an
+    // author, a rating) name an author too, but their words are links and figures.
+    const saying = group.filter((member, index) => heads[index] && unlinkedChars(member) >= POST_MIN_CHARS).length;
+    if (saying * 2 < named) continue;
+    group.forEach((member, index) => {
+      const head = heads[index];
+      if (head) posts.set(member, head);
+    });
+  }
 }
 
 /**
@@ -241,7 +264,10 @@ function isNameMarker(el: HtmlElement): boolean {
   if (itemprop && /(?:^|\s)(?:author|creator)(?:$|\s)/.test(itemprop)) return true;
   if (el.name === 'a' && el.attribs.rel && /(?:^|\s)author(?:$|\s)/.test(el.attribs.rel)) return true;
   const classes = el.attribs.class;
-  return classes !== undefined && classes.split(/\s+/).some((token) => NAME_CLASS.test(token));
+  // Most classes hold none of the words: tested whole before being split.
+  return (
+    classes !== undefined && NAME_WORDS.test(classes) && classes.split(/\s+/).some((token) => NAME_CLASS.test(token))
+  );
 }
 
 /**
