@@ -6,6 +6,7 @@ import { listLinkTargets, readCanonicalUrl } from './links.js';
 import type { LinkTargets } from './link-set.js';
 import { pageReadableLength, visibleTextLength } from './block-stats.js';
 import { findMainContent } from './main-content.js';
+import { findForumPosts, shapeContent } from './content-shape.js';
 import { stripShortcodes } from './shortcodes.js';
 import { parsePage } from './parse-page.js';
 import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
@@ -111,6 +112,8 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   if (headings && !target) {
     return { ...whole, markdown: '', textLength: 0, usedFallback: false, ...measured, section: notFound(headings) };
   }
+  // A thread's posts are read before detection, which removes their author blocks (content-shape.ts).
+  let posts = findForumPosts(doc);
   let main = findMainContent(doc, { stripUnlikely: true, title, declaresArticle, trace });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     if (trace) traceRetry(trace, main?.textLength);
@@ -119,6 +122,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     const fresh = parseHtml(html);
     removeHidden(fresh, { keepNoscript: true, sheet });
     applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
+    const freshPosts = findForumPosts(fresh);
     const retry = findMainContent(fresh, { stripUnlikely: false, title, declaresArticle, trace });
     const isBetter = retry !== undefined && retry.textLength > (main?.textLength ?? 0);
     if (trace) {
@@ -127,7 +131,10 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
         : 'the retry found no more: the first pass stands';
       traceNote(trace, 'retry', reason, { chars: retry?.textLength ?? 0 });
     }
-    if (isBetter) main = retry;
+    if (isBetter) {
+      main = retry;
+      posts = freshPosts;
+    }
   }
   if (main) {
     const shortcodes = stripShortcodes(main.root);
@@ -149,6 +156,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
       const section = foundSection(target, headings);
       return { ...whole, markdown, textLength: visibleTextLength(page), usedFallback: false, ...measured, section };
     }
+    shapeContent(main.root, { posts, declaresArticle, trace });
     const markdown = renderMarkdown(main.root, { baseUrl });
     return {
       title,

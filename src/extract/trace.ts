@@ -9,7 +9,16 @@ import { escapeLogText } from '../log.js';
 import { collapseWhitespace, isElement, textOf, type HtmlNode } from './parse.js';
 
 /** The extraction step that made a decision, in the order they run. */
-export type ExplainPhase = 'hidden' | 'boilerplate' | 'candidates' | 'cleaning' | 'trailing' | 'retry' | 'fallback';
+export type ExplainPhase =
+  | 'hidden'
+  | 'boilerplate'
+  | 'candidates'
+  | 'cleaning'
+  | 'trailing'
+  | 'retry'
+  | 'fallback'
+  // The chosen content's shape before rendering: forum posts, card lists (content-shape.ts).
+  | 'shape';
 
 /** What the step did: took a block out, picked the content, ranked a candidate below it, or said something. */
 export type ExplainAction = 'removed' | 'chosen' | 'runner-up' | 'note';

@@ -1,0 +1,23 @@
+// The chosen content's shape before it is rendered (issue 24 scope item 4): a forum thread as posts with their
+// author lines (forum-posts.ts), a card hub as a list (card-list.ts). The text is the page's; what changes is how
+// it is laid out and which chrome goes with it. A thread is never also a card hub: posts are looked for first.
+import { shapeCardLists } from './card-list.js';
+import { shapeForumPosts, type ForumPosts } from './forum-posts.js';
+import type { HtmlElement } from './parse.js';
+import type { ExtractTrace } from './trace.js';
+
+export { findForumPosts, type ForumPosts } from './forum-posts.js';
+
+export interface ShapeContentOptions {
+  /** The page's posts, read before detection removed their author blocks (findForumPosts). */
+  readonly posts: ForumPosts;
+  /** The page declares one article (`og:type`): its content is not a card hub. */
+  readonly declaresArticle: boolean;
+  readonly trace?: ExtractTrace;
+}
+
+/** Shapes `content` in place: posts with their author lines, or cards as a list, or nothing. */
+export function shapeContent(content: HtmlElement, options: ShapeContentOptions): void {
+  if (shapeForumPosts(content, options.posts, options.trace) > 0) return;
+  if (!options.declaresArticle) shapeCardLists(content, options.trace);
+}
