@@ -27,6 +27,18 @@ describe('layout words in a class', () => {
     ]);
   });
 
+  it('keep a section heading whose class holds one (`h2.header-anchor-post`): a heading is a title, not prose', () => {
+    const html = page(`<article><div class="body markup"><p>${PROSE.repeat(3)}</p>
+      <h2 class="header-anchor-post">Start with a clear plan<a class="anchor" href="#plan"></a></h2>
+      <p>${PROSE.repeat(2)}</p><h3 class="header-anchor-post"><a href="/elsewhere">A link in a heading</a></h3>
+      <p>${PROSE.repeat(2)}</p></div></article>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).toContain('## Start with a clear plan');
+    expect(markdown).not.toContain('A link in a heading'); // all link: a teaser's, still dropped
+    const kept = explain!.filter((entry) => entry.reason?.startsWith('kept: "header"')).map((entry) => entry.reason);
+    expect(kept).toEqual(['kept: "header" is a layout word and the block is a section heading']);
+  });
+
   it('do not save a call to action (`cta`): the function word decides over the layout word `widget`', () => {
     const appeal =
       'We do this work every day at no cost to you, but it is far from free to produce, and we cannot afford to slow down, so we ask for your support. ';

@@ -105,7 +105,7 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
         const names = classAndId(child);
         if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
           const word = UNLIKELY.exec(names)![0];
-          if (onlyLayoutWords(names, UNLIKELY) && readsAsProse(child)) {
+          if (onlyLayoutWords(names, UNLIKELY) && (readsAsProse(child) || isSectionHeading(child))) {
             if (trace) traceKeptLayout(trace, child, word);
           } else {
             if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${word}"`);
@@ -120,9 +120,18 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
   visit(root, false);
 }
 
-/** A block kept although its class looks like boilerplate (`--explain`): only a layout word, and it reads as prose. */
+/**
+ * A section's heading (`<h2>`–`<h6>` with words outside a link): a title over prose, never prose itself, so a layout
+ * word in its class (`header-anchor-post`) is no reason to drop it, as prose with one is not.
+ */
+function isSectionHeading(el: HtmlElement): boolean {
+  return /^h[2-6]$/.test(el.name) && proseLength(el) >= 2;
+}
+
+/** A block kept although its class looks like boilerplate (`--explain`): only a layout word, and prose or a heading. */
 function traceKeptLayout(trace: ExtractTrace, el: HtmlElement, word: string): void {
-  const reason = `kept: "${word}" is a layout word and the block reads as prose`;
+  const what = /^h[2-6]$/.test(el.name) ? 'the block is a section heading' : 'the block reads as prose';
+  const reason = `kept: "${word}" is a layout word and ${what}`;
   trace.push({ phase: 'boilerplate', action: 'note', element: describeNode(el), reason });
 }
 
