@@ -8,6 +8,7 @@ import { resolveLinkTarget } from '../link-target.js';
 import { isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { BLOCK_ELEMENTS, NEVER_RENDERED } from './vocabulary.js';
 import { isLayoutTable, tableCells } from './table-cells.js';
+import { pictureSource } from './picture-source.js';
 
 export interface RenderMarkdownOptions {
   /** Absolute URL that relative links and images resolve against (`<base href>` already applied by the caller). */
@@ -188,14 +189,7 @@ class MarkdownRenderer {
         .replace(/\s+/g, ' ')
         .trim(),
     );
-    // Lazy-loading pages keep the real image in data-src and a placeholder (often a data: URI) in src.
-    const source =
-      attribs['data-src'] ??
-      attribs['data-lazy-src'] ??
-      attribs['data-original'] ??
-      attribs.src ??
-      firstSrcsetUrl(attribs.srcset ?? attribs['data-srcset']);
-    const src = source?.trim();
+    const src = pictureSource(attribs);
     // data: URIs are replaced by their alt text: a base64 blob floods the model's context (SPEC "Beyond the seeds").
     if (!src || src.startsWith('data:')) return alt;
     const url = this.resolve(src);
@@ -286,11 +280,6 @@ function preformattedText(node: HtmlElement): string {
     }
   }
   return text;
-}
-
-function firstSrcsetUrl(srcset: string | undefined): string | undefined {
-  const first = srcset?.trim().split(/\s*,\s+/)[0];
-  return first?.split(/\s+/)[0] || undefined;
 }
 
 /** Indents every line after the first by `width` spaces (continuation lines of a list item). */

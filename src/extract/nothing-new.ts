@@ -5,23 +5,18 @@
 // it — says again what the picture already says (the Markdown keeps the alt text on the picture), and goes.
 import { isElement, textOf, type HtmlElement, type HtmlNode } from './parse.js';
 import type { BlockStats } from './block-stats.js';
+import { pictureSource } from './picture-source.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 
-/** The source the Markdown would show for a picture (markdown.ts `image`: lazy-loading attributes first). */
-function pictureSource(img: HtmlElement): string | undefined {
-  const { attribs } = img;
-  const source = attribs['data-src'] ?? attribs['data-lazy-src'] ?? attribs['data-original'] ?? attribs.src;
-  const srcset = (attribs.srcset ?? attribs['data-srcset'])
-    ?.trim()
-    .split(/\s*,\s+/)[0]
-    ?.split(/\s+/)[0];
-  const src = (source ?? srcset)?.trim();
+/** The source the Markdown would show for a picture: none for a data: URI (markdown.ts prints its alt text). */
+function shownSource(img: HtmlElement): string | undefined {
+  const src = pictureSource(img.attribs);
   return src && !src.startsWith('data:') ? src : undefined;
 }
 
 /** A picture the Markdown shows: a real source, or alt text (a placeholder's alt is printed as text). */
 function pictureShows(img: HtmlElement): boolean {
-  return pictureSource(img) !== undefined || (img.attribs.alt ?? '').trim() !== '';
+  return shownSource(img) !== undefined || (img.attribs.alt ?? '').trim() !== '';
 }
 
 // What the Markdown renders besides text: pictures that show, and tables (markdown.ts skips `<iframe>`, `<video>`…).
@@ -64,7 +59,7 @@ function fold(text: string): string {
  * icon or a logo, and the words beside it are its label (a product's feature grid), not a caption.
  */
 function pictureNames(img: HtmlElement): string[] {
-  const source = pictureSource(img);
+  const source = shownSource(img);
   if (source && /\.svg(?:[?#]|$)/i.test(source)) return [];
   const names = [img.attribs.alt, img.attribs.title, fileName(source)].map((name) => fold(name ?? ''));
   return names.filter((name) => name.length >= NAME_MIN_CHARS);
