@@ -105,8 +105,9 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
         const names = classAndId(child);
         if (names && UNLIKELY.test(names) && !MAYBE_CANDIDATE.test(names) && proseLength(child) <= mostOfPage) {
           const word = UNLIKELY.exec(names)![0];
-          if (onlyLayoutWords(names, UNLIKELY) && (readsAsProse(child) || isSectionHeading(child))) {
-            if (trace) traceKeptLayout(trace, child, word);
+          const kept = onlyLayoutWords(names, UNLIKELY) ? keptDespiteLayoutWord(child) : undefined;
+          if (kept) {
+            if (trace) traceKeptLayout(trace, child, word, kept);
           } else {
             if (trace) traceRemoved(trace, 'boilerplate', child, `unlikely class or id: "${word}"`);
             return false;
@@ -121,17 +122,19 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
 }
 
 /**
- * A section's heading (`<h2>`–`<h6>` with words outside a link): a title over prose, never prose itself, so a layout
- * word in its class (`header-anchor-post`) is no reason to drop it, as prose with one is not.
+ * Why a block whose class holds only a layout word stays, or undefined when it does not: it reads as prose, or it is a
+ * section's heading (`<h2>`–`<h6>` with words outside a link) — a title over prose, never prose itself, so a layout
+ * word in its class (`header-anchor-post`) is no more reason to drop it than one in a paragraph's.
  */
-function isSectionHeading(el: HtmlElement): boolean {
-  return /^h[2-6]$/.test(el.name) && proseLength(el) >= 2;
+function keptDespiteLayoutWord(el: HtmlElement): string | undefined {
+  if (readsAsProse(el)) return 'the block reads as prose';
+  if (/^h[2-6]$/.test(el.name) && proseLength(el) >= 2) return 'the block is a section heading';
+  return undefined;
 }
 
-/** A block kept although its class looks like boilerplate (`--explain`): only a layout word, and prose or a heading. */
-function traceKeptLayout(trace: ExtractTrace, el: HtmlElement, word: string): void {
-  const what = /^h[2-6]$/.test(el.name) ? 'the block is a section heading' : 'the block reads as prose';
-  const reason = `kept: "${word}" is a layout word and ${what}`;
+/** A block kept although its class looks like boilerplate (`--explain`): only a layout word, and why it stays. */
+function traceKeptLayout(trace: ExtractTrace, el: HtmlElement, word: string, why: string): void {
+  const reason = `kept: "${word}" is a layout word and ${why}`;
   trace.push({ phase: 'boilerplate', action: 'note', element: describeNode(el), reason });
 }
 

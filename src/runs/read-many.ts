@@ -160,7 +160,8 @@ export async function readMany(engine: Engine, request: ReadManyRequest): Promis
   }
   const needs = await Promise.all(described.map((page) => countTokensAsync(page.content)));
   const counted = described.map((page, index) => ({ ...page, tokens: needs[index]!, totalTokens: needs[index]! }));
-  // The frame: the summary (at its widest), the preamble, and each page's header, failure and widest cut note.
+  // The frame: the summary (at its widest: every page cut, its share and max_tokens both named), the preamble, and
+  // each page's header, failure and widest cut note.
   const frame = await frameTokens(limit, [
     manySummaryText(counted, { total, budget: limit - 1, limit, cut: total }),
     request.preamble ?? '',
