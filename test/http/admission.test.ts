@@ -225,6 +225,45 @@ describe('slow clients', () => {
     ]);
     expect(outcome).not.toBe('open');
     expect(slow.text()).toMatch(/^HTTP\/1\.1 408/);
+    // Node's own 408 had no body: a client saw "Error POSTing to endpoint:" and nothing else.
+    expect(JSON.parse(slow.text().split('\r\n\r\n')[1]!)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { message: expect.stringMatching(/did not arrive in time: its headers within 0\.5 s/) },
+    });
+  });
+
+  it('keeps a connection opened ahead of use past the header timeout, with no unsolicited 408, and serves it', async () => {
+    const server = await start({}, ALL_TOOLS, { headersTimeoutMs: 500 });
+    const early = await rawSocket(server.url); // opened, nothing sent (as undici and browsers open them)
+    const slow = await rawSocket(server.url);
+    slow.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'); // and never the blank line
+    await slow.closed; // the header timeout has passed for both: the early one's started first
+    expect(slow.text()).toMatch(/^HTTP\/1\.1 408/);
+    expect(early.text()).toBe('');
+    early.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    await expect.poll(() => early.text()).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*"status":"ok"/);
+  });
+
+  it('answers a request it cannot parse with a 400 that names the parse error, logged, and keeps serving', async () => {
+    const server = await start({});
+    const lines: string[] = [];
+    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      const bad = await rawSocket(server.url);
+      bad.socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: x\r\n\r\n');
+      await bad.closed;
+      expect(bad.text()).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(JSON.parse(bad.text().split('\r\n\r\n')[1]!)).toMatchObject({
+        error: { message: 'The request is not valid HTTP/1.1 (HPE_INVALID_CONTENT_LENGTH).' },
+      });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(lines.join('')).toContain('HTTP 400 before routing: HPE_INVALID_CONTENT_LENGTH');
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });
 });
 

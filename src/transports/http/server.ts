@@ -74,26 +74,56 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 // How long an idle kept-alive connection stays open (announced as Keep-Alive: timeout=65). Longer than the 60 s a
 // balancer or an http.Agent holds its idle upstream connections (nginx's upstream keepalive_timeout, AWS ALB), so
 // the client, not the replica, closes them: Node's default (5 s announced, closed after 6) raced the next request
-// written on the connection, which ended in a reset (issue 23 item 9). headersTimeout needs no margin over it: Node
-// (≥ 18) counts it from a request's first byte, not from the idle time before it.
+// written on the connection, which ended in a reset (issue 23 item 9). On a kept-alive connection Node (≥ 18) counts
+// headersTimeout from a request's first byte, not from the idle time before it; on a new connection it counts from the
+// accept, so a connection opened ahead of use (undici and browsers open them) is given the same idle time below.
 export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 // Retry-After (RFC 9110 §10.2.3) on a 503: connections free up in moments.
 const RETRY_CONNECTION_SECONDS = 1;
 
+/**
+ * A whole answer written straight to a socket whose request never reached route() (unread, or unreadable), in the
+ * JSON-RPC dialect of /mcp, where nearly all such requests go (a tools-API client reads it as JSON too).
+ */
+function rawAnswer(status: number, reason: string, message: string, headers = ''): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\n${headers}` +
+    'Content-Type: application/json; charset=utf-8\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    'Cache-Control: no-store\r\n' +
+    'Connection: close\r\n\r\n' +
+    body
+  );
+}
+
 /** The minimal answer written to a socket past twice the connection cap, before its request is read. */
-const OVER_CAP_BODY = JSON.stringify({
-  jsonrpc: '2.0',
-  error: { code: -32000, message: 'Too many connections (WEB_READER_MAX_CONNECTIONS); retry shortly.' },
-  id: null,
-});
-const OVER_CAP_RESPONSE =
-  'HTTP/1.1 503 Service Unavailable\r\n' +
-  `Retry-After: ${RETRY_CONNECTION_SECONDS}\r\n` +
-  'Content-Type: application/json; charset=utf-8\r\n' +
-  `Content-Length: ${Buffer.byteLength(OVER_CAP_BODY)}\r\n` +
-  'Cache-Control: no-store\r\n' +
-  'Connection: close\r\n\r\n' +
-  OVER_CAP_BODY;
+const OVER_CAP_RESPONSE = rawAnswer(
+  503,
+  'Service Unavailable',
+  'Too many connections (WEB_READER_MAX_CONNECTIONS); retry shortly.',
+  `Retry-After: ${RETRY_CONNECTION_SECONDS}\r\n`,
+);
+
+/**
+ * What Node refused before route() saw a request (its 'clientError'), as status, reason and a message naming the
+ * limit. Node's own answer to these has no body and leaves no log line: a client under load saw a bare "Error
+ * POSTing to endpoint:" and the log said nothing (issue 23 item 10).
+ */
+function clientErrorAnswer(code: string | undefined, headersTimeoutMs: number, requestTimeoutMs: number): string {
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    return rawAnswer(
+      408,
+      'Request Timeout',
+      `The request did not arrive in time: its headers within ${headersTimeoutMs / 1000} s of its first byte, ` +
+        `or all of it within ${requestTimeoutMs / 1000} s. Send it again.`,
+    );
+  }
+  if (code === 'HPE_HEADER_OVERFLOW') {
+    return rawAnswer(431, 'Request Header Fields Too Large', "The request's headers are larger than the server reads.");
+  }
+  return rawAnswer(400, 'Bad Request', `The request is not valid HTTP/1.1 (${code ?? 'unknown parse error'}).`);
+}
 
 interface RequestLog {
   route: string;
@@ -237,10 +267,11 @@ export async function startHttpServer(
   }
 
   const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const httpServer = createServer(
     {
       headersTimeout: headersTimeoutMs,
-      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      requestTimeout: requestTimeoutMs,
       // Node checks headersTimeout and requestTimeout only on this interval (default 30 s), so a 10 s header
       // limit fired after up to 40 s. Checking at a tenth of the limit (at most every second) keeps it honest.
       connectionsCheckingInterval: Math.max(10, Math.min(1000, Math.floor(headersTimeoutMs / 10))),
@@ -294,6 +325,28 @@ export async function startHttpServer(
     answeredSockets.add(socket);
     socket.on('error', () => undefined); // the client may already be gone; there is nobody to tell
     socket.end(OVER_CAP_RESPONSE);
+    setTimeout(() => socket.destroy(), 2000).unref();
+  });
+
+  // A request Node refused before route(): answered with a message, and logged; a client that hung up is only let go.
+  httpServer.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    // A response already begun on the socket is not interrupted by another's bytes: Node's default checks the same.
+    const inFlight = (socket as Socket & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    // Not a slow request but an idle connection: it has sent nothing since it was opened. Node's 408 here was
+    // unsolicited, and a client writing its first request at that moment read the 408 as the answer to it (an MCP
+    // client under load: "Error POSTing to endpoint:"). It is kept as an idle kept-alive one is, then closed quietly
+    // (Node's socket time-out ends it); its first byte starts the header timeout again.
+    if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
+      socket.setTimeout(Math.max(1000, KEEP_ALIVE_TIMEOUT_MS - headersTimeoutMs));
+      return;
+    }
+    const answer = clientErrorAnswer(error.code, headersTimeoutMs, requestTimeoutMs);
+    log('warn', `HTTP ${answer.slice(9, 12)} before routing: ${error.code ?? error.message}`);
+    socket.end(answer);
     setTimeout(() => socket.destroy(), 2000).unref();
   });
 
