@@ -137,8 +137,38 @@ function isStaticCopy(el: HtmlElement): boolean {
 }
 
 /**
- * Removes hidden elements (counted) and never-rendered ones (not counted) from the tree, in place. Returns how many
- * hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
+ * Whether a hidden element is counted as a hidden block (`hiddenBlocksDropped`): it held something a reader would
+ * have been given — a character of text, an image's alt text — or it is a <template>, whose content the pre-pass cut
+ * unread (html-source.ts). An empty icon or spacer is not a block. Stops at the first; link-stream.ts counts the same
+ * with `countsAsHiddenText` as it streams.
+ */
+function holdsText(node: HtmlNode): boolean {
+  if (node.type === 'text') return countsAsHiddenText(node.data);
+  if (!isElement(node)) return false;
+  if (node.name === 'template' || countsAsHiddenAlt(node.attribs)) return true;
+  return node.children.some(holdsText);
+}
+
+/** Whether text inside a hidden element makes it a hidden block: a character that is not space or zero-width. */
+export function countsAsHiddenText(data: string): boolean {
+  for (let i = 0; i < data.length; i++) {
+    const code = data.charCodeAt(i);
+    if (!isSpaceCode(code) && !ZERO_WIDTH.has(code)) return true;
+  }
+  return false;
+}
+
+/** Whether an element inside a hidden one makes it a hidden block by its attributes: an image's alt text. */
+export function countsAsHiddenAlt(attribs: Readonly<Record<string, string>>): boolean {
+  return Boolean(attribs.alt?.trim());
+}
+
+// Zero-width space, non-joiner, joiner, word joiner, byte order mark: cleanText strips them; they are not text.
+const ZERO_WIDTH = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff]);
+
+/**
+ * Removes hidden elements (counted when they hold text) and never-rendered ones (not counted) from the tree, in
+ * place. Returns how many hidden blocks were dropped; a hidden element inside a removed one goes with it and is not counted twice.
  * `keepNoscript` keeps `<noscript>` content: some pages render the article with a script and put the only static
  * copy there. `sheet` is the page's hiding rules (`readHidingSheet` on the HTML source).
  */
@@ -178,7 +208,8 @@ export function removeHidden(
       }
       drops.push(i);
       if (isElement(child) && !NEVER_CONTENT.has(child.name)) {
-        dropped++; // hidden
+        // Counted when it held something a reader would have been given: an empty icon or spacer is not a block.
+        if (holdsText(child)) dropped++;
         if (options.trace) traceRemoved(options.trace, 'hidden', child, hiddenReason(child, context) ?? 'hidden');
       }
     }

@@ -18,6 +18,17 @@ export interface ShapeContentOptions {
 
 /** Shapes `content` in place: posts with their author lines, or cards as a list, or nothing. */
 export function shapeContent(content: HtmlElement, options: ShapeContentOptions): void {
-  if (shapeForumPosts(content, options.posts, options.trace) > 0) return;
-  if (!options.declaresArticle) shapeCardLists(content, options.trace);
+  const { trace } = options;
+  const noted = trace?.length ?? 0;
+  if (shapeForumPosts(content, options.posts, trace) > 0) return;
+  if (!options.declaresArticle) shapeCardLists(content, trace);
+  // Nothing shaped and nothing said why: the trace says what was looked for, so a silent phase is not a skipped one.
+  if (trace && trace.length === noted) {
+    const cards = options.declaresArticle ? 'cards not looked for (the page declares an article)' : 'no run of cards';
+    trace.push({
+      phase: 'shape',
+      action: 'note',
+      reason: `not a thread (no two posts with an author line), ${cards}: the content keeps its shape`,
+    });
+  }
 }

@@ -53,7 +53,9 @@ describe('forum posts', () => {
     const html = page(`<main>${part(PROSE)}${part(PROSE.repeat(4))}</main>`);
     const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
     expect(markdown).not.toContain('**Chris Winter**');
-    expect(explain!.filter((entry) => entry.phase === 'shape')).toEqual([]);
+    expect(explain!.filter((entry) => entry.phase === 'shape').map((entry) => entry.reason)).toEqual([
+      expect.stringMatching(/^not a thread \(no two posts with an author line\)/),
+    ]);
   });
 
   it('leaves an article alone: one author box is not a thread', () => {

@@ -13,7 +13,7 @@
 import { cleanText } from '../clean-text.js';
 import { OUTCOME_READABLE_CHARS } from '../outcome.js';
 import { measuredLength } from './block-stats.js';
-import { hiddenReason } from './clean-hidden.js';
+import { countsAsHiddenAlt, countsAsHiddenText, hiddenReason } from './clean-hidden.js';
 import type { CutPage } from './parse-page.js';
 import { baseUrlOf } from './metadata.js';
 import { collapseWhitespace, HEAD_CONTENT, isWhitespace, streamHtml, type HtmlElement } from './parse.js';
@@ -51,6 +51,9 @@ class LinkCollector {
   /** The links still open, innermost last: every visible word goes to each (nested links share their words). */
   private readonly reading: OpenLink[] = [];
   hiddenBlocksDropped = 0;
+  /** The hidden element being read (its depth in `open`), counted when it closes if it held text (clean-hidden.ts). */
+  private hiddenAt: number | undefined;
+  private hiddenHeldText = false;
   baseHref: string | undefined;
   canonicalHref: string | undefined;
   /** Visible text so far, as pageReadableLength joins it, until it measures OUTCOME_READABLE_CHARS. */
@@ -74,10 +77,14 @@ class LinkCollector {
     if (!removed && this.removedDepth === 0) {
       const element = { type: 'tag', name, attribs, children: [], parent: null } satisfies HtmlElement;
       removed = hiddenReason(element) !== undefined;
-      if (removed) this.hiddenBlocksDropped++;
+      if (removed) {
+        this.hiddenAt = this.open.length;
+        this.hiddenHeldText = name === 'template' || countsAsHiddenAlt(attribs);
+      }
     } else if (!removed) {
       removed = true; // inside a removed element: gone with it, and not counted
     }
+    if (this.hiddenAt !== undefined && !this.hiddenHeldText && countsAsHiddenAlt(attribs)) this.hiddenHeldText = true;
     let link: OpenLink | undefined;
     if (!removed) {
       if (name === 'img' && attribs.alt?.trim()) {
@@ -97,6 +104,10 @@ class LinkCollector {
     const frame = this.open.pop();
     if (!frame) return;
     if (frame.removed) this.removedDepth--;
+    if (this.open.length === this.hiddenAt) {
+      if (this.hiddenHeldText) this.hiddenBlocksDropped++;
+      this.hiddenAt = undefined;
+    }
     if (frame.link) {
       this.reading.pop();
       const { link } = frame;
@@ -112,7 +123,10 @@ class LinkCollector {
   ontext(data: string): void {
     const parent = this.open.at(-1);
     if (parent?.isHead && !isWhitespace(data)) throw new NeedsTree();
-    if (this.removedDepth > 0) return;
+    if (this.removedDepth > 0) {
+      if (this.hiddenAt !== undefined && !this.hiddenHeldText) this.hiddenHeldText = countsAsHiddenText(data);
+      return;
+    }
     for (const link of this.reading) link.text += data;
     if (this.readable !== undefined) return;
     this.text += data;

@@ -60,6 +60,29 @@ describe('formatExplain', () => {
     ]);
   });
 
+  it('writes the removals of elements with no text as one line a phase, with their reasons counted', () => {
+    const icon = (name: string): ExplainEntry => ({
+      phase: 'hidden',
+      action: 'removed',
+      element: `i.${name}`,
+      reason: 'aria-hidden',
+      numbers: { chars: 0 },
+    });
+    const entries: ExplainEntry[] = [
+      icon('share'),
+      { phase: 'hidden', action: 'removed', element: 'div "Buy"', reason: 'hidden attribute', numbers: { chars: 3 } },
+      icon('user'),
+      { phase: 'hidden', action: 'removed', element: 'form', reason: 'hidden attribute', numbers: { chars: 0 } },
+      { phase: 'boilerplate', action: 'removed', element: 'footer', reason: 'boilerplate tag', numbers: { chars: 0 } },
+    ];
+    expect(formatExplain(entries)).toEqual([
+      'hidden      removed   3 elements with no text — aria-hidden ×2; hidden attribute',
+      'hidden      removed   div "Buy" — hidden attribute (3 chars)',
+      // One alone keeps its own line.
+      'boilerplate removed   footer — boilerplate tag (0 chars)',
+    ]);
+  });
+
   it('escapes line breaks, so nothing in a page can start a line of its own', () => {
     const entries: ExplainEntry[] = [{ phase: 'cleaning', action: 'removed', element: 'p "a\nb"', reason: 'x\ry' }];
     const [line] = formatExplain(entries);
@@ -102,6 +125,17 @@ describe('extractArticle with explain', () => {
     // The trace describes, it does not change the result.
     const { explain: _explain, ...explained } = article;
     expect(explained).toEqual(extractArticle(html, { baseUrl: URL }));
+  });
+
+  it('says what the shape phase looked for when it shaped nothing', () => {
+    const article = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(article.explain!.filter((entry) => entry.phase === 'shape')).toEqual([
+      {
+        phase: 'shape',
+        action: 'note',
+        reason: 'not a thread (no two posts with an author line), no run of cards: the content keeps its shape',
+      },
+    ]);
   });
 
   it('returns no explain field when it was not asked for', () => {

@@ -86,15 +86,44 @@ export function traceNote(trace: ExtractTrace, phase: ExplainPhase, reason: stri
   trace.push(numbers ? { phase, action: 'note', reason, numbers } : { phase, action: 'note', reason });
 }
 
-/** The trace as lines for a terminal: `phase  action  element — reason (numbers)`, one decision a line. */
+/**
+ * The trace as lines for a terminal: `phase  action  element — reason (numbers)`, one decision a line. Removals of
+ * elements with no text (icons, spacers, empty wrappers) lose nothing a reader sees: each phase's are one line, at
+ * the place of its first, with their reasons counted (a forum page's forty share icons were forty lines).
+ */
 export function formatExplain(entries: readonly ExplainEntry[]): string[] {
-  return entries.map((entry) => {
-    const what = entry.element === undefined ? entry.reason : `${entry.element} — ${entry.reason}`;
-    const numbers = formatNumbers(entry.numbers);
-    const line = `${entry.phase.padEnd(11)} ${entry.action.padEnd(9)} ${what}${numbers ? ` (${numbers})` : ''}`;
-    // One decision, one line: nothing the page wrote can break it or forge another.
-    return escapeLogText(line);
-  });
+  const lines: string[] = [];
+  const empty = new Map<ExplainPhase, { at: number; count: number; reasons: Map<string, number> }>();
+  for (const entry of entries) {
+    if (entry.action !== 'removed' || entry.numbers?.chars !== 0) {
+      lines.push(formatEntry(entry));
+      continue;
+    }
+    const group = empty.get(entry.phase) ?? { at: lines.length, count: 0, reasons: new Map<string, number>() };
+    if (group.count === 0) {
+      empty.set(entry.phase, group);
+      lines.push(formatEntry(entry)); // alone, it stays as it is
+    }
+    group.count++;
+    group.reasons.set(entry.reason, (group.reasons.get(entry.reason) ?? 0) + 1);
+  }
+  for (const [phase, { at, count, reasons }] of empty) {
+    if (count === 1) continue;
+    const why = [...reasons].map(([reason, n]) => (n > 1 ? `${reason} ×${n}` : reason)).join('; ');
+    const line = `${phase.padEnd(11)} ${'removed'.padEnd(9)} ${count} elements with no text — ${why}`;
+    lines[at] = escapeLogText(truncate(line, GROUP_LINE_MAX_CHARS));
+  }
+  return lines;
+}
+
+const GROUP_LINE_MAX_CHARS = 200;
+
+function formatEntry(entry: ExplainEntry): string {
+  const what = entry.element === undefined ? entry.reason : `${entry.element} — ${entry.reason}`;
+  const numbers = formatNumbers(entry.numbers);
+  const line = `${entry.phase.padEnd(11)} ${entry.action.padEnd(9)} ${what}${numbers ? ` (${numbers})` : ''}`;
+  // One decision, one line: nothing the page wrote can break it or forge another.
+  return escapeLogText(line);
 }
 
 function formatNumbers(numbers: ExplainNumbers | undefined): string {

@@ -86,7 +86,10 @@ const outputShape = {
     link_count: z.number().int(),
     likely_article: z.boolean(),
   }),
-  hidden_blocks_dropped: z.number().int().describe('Hidden elements removed before reading (prompt-injection defence)'),
+  hidden_blocks_dropped: z
+    .number()
+    .int()
+    .describe('Hidden blocks holding text removed before reading (prompt-injection defence)'),
   chunks: z
     .array(
       z.object({
