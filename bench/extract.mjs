@@ -128,10 +128,11 @@ const SETS = {
 // ---------------------------------------------------------------------------------------------------------------
 // Pipelines (child side)
 
-async function loadPipeline(name) {
+async function loadPipeline(name, buildDir) {
   if (name === 'ours') {
-    // --build: another build's compiled src/extract (its .bench-out/extract), to compare builds in one run.
-    const build = args.build ? resolve(args.build) : OUT;
+    // --build: another build's compiled src/extract (its .bench-out/extract), to compare builds in one run. A worker
+    // does not see its process's argv, so the child hands the build over in workerData.
+    const build = buildDir ? resolve(buildDir) : OUT;
     const { extractArticle } = await import(join(build, 'extract/extract-article.js'));
     return (html, url) => extractArticle(html, { baseUrl: url }).markdown;
   }
@@ -154,8 +155,8 @@ async function loadPipeline(name) {
 }
 
 /** Reads `list`'s pages one at a time and hands each page's Markdown and times to `emit`. */
-async function extractPages(name, setName, list, emit) {
-  const extract = await loadPipeline(name);
+async function extractPages(name, setName, list, emit, buildDir) {
+  const extract = await loadPipeline(name, buildDir);
   for (const page of list) {
     const html = loadSource(page.source);
     // CPU time beside wall time: on a shared machine, wall time also counts waiting for a core.
@@ -187,7 +188,7 @@ async function runChild(name) {
   if (name === 'ours') {
     const { workerResourceLimits } = await import(join(OUT, 'workers/pool.js'));
     const worker = new Worker(fileURLToPath(import.meta.url), {
-      workerData: { name, setName: args.sets, list },
+      workerData: { name, setName: args.sets, list, build: args.build },
       resourceLimits: workerResourceLimits(), // MAX_RESPONSE_SIZE's default
       stdout: false,
     });
@@ -197,14 +198,14 @@ async function runChild(name) {
       worker.on('exit', resolvePromise);
     });
   } else {
-    await extractPages(name, args.sets, list, write);
+    await extractPages(name, args.sets, list, write, args.build);
   }
   write({ peakRssMb: process.resourceUsage().maxRSS / 1024 });
 }
 
 async function runWorker() {
-  const { name, setName, list } = workerData;
-  await extractPages(name, setName, list, (record) => parentPort.postMessage(record));
+  const { name, setName, list, build } = workerData;
+  await extractPages(name, setName, list, (record) => parentPort.postMessage(record), build);
 }
 
 /** One page's record from its child: scored here against the ground truth, which the child never holds. */
