@@ -69,22 +69,36 @@ export async function waitForSelector(
   // Checked as CSS in Node before the call reached the browser (src/tools/render-arguments.ts, and the engine's
   // readPage for the library): `css=` keeps Playwright to its CSS engine whatever the text looks like.
   const shown = selector.length > 200 ? `${selector.slice(0, 200)}…` : selector;
-  // A little before the render's deadline, so that the agent reads which selector never came.
-  const timeoutMs = Math.max(1, remaining() - 250);
+  // A little before the render's deadline, so that the agent reads which selector never came. The wait is ended by
+  // a timer here, not by Playwright's own time-out alone: that one is measured in the driver and reported over its
+  // pipe, and on a loaded machine it came later than the render's deadline, whose message names no selector.
+  const timeoutMs = Math.max(1, remaining() - WAIT_FOR_MARGIN_MS);
+  const named = () =>
+    new TimeoutError(
+      url,
+      timeoutMs,
+      undefined,
+      `wait_for: '${shown}' did not appear in ${url} within ${timeoutMs} ms. Check the selector, or render without wait_for.`,
+    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(named()), timeoutMs);
+  });
+  const found = page.waitForSelector(`css=${selector}`, { state: 'attached', timeout: timeoutMs + 1000 });
+  found.catch(() => {}); // abandoned when the timer wins, it rejects later
   try {
-    await page.waitForSelector(`css=${selector}`, { state: 'attached', timeout: timeoutMs });
+    await Promise.race([found, expired]);
   } catch (error) {
-    if (/Timeout/i.test(errorMessage(error))) {
-      throw new TimeoutError(
-        url,
-        timeoutMs,
-        undefined,
-        `wait_for: '${shown}' did not appear in ${url} within ${timeoutMs} ms. Check the selector, or render without wait_for.`,
-      );
-    }
+    if (error instanceof TimeoutError) throw error;
+    if (/Timeout/i.test(errorMessage(error))) throw named();
     throw error;
+  } finally {
+    clearTimeout(timer);
   }
 }
+
+/** How long before the render's deadline a `wait_for` gives up, so that its own message is the one the agent reads. */
+const WAIT_FOR_MARGIN_MS = 500;
 
 /** The render's downloads passed its byte cap (RENDER_MAX_SIZE). */
 export function tooLarge(url: string, session: EgressSession): FetchError {
