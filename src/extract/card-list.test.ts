@@ -66,6 +66,14 @@ describe('card hubs', () => {
     );
   });
 
+  it('counts the runs when the cards kept from the link-density tests sit in several', () => {
+    const row = `<div class="row">${POSTS.map(postCard).join('')}</div>`;
+    const html = page(`<main><h1>Engineering</h1><p>${PROSE}</p><div class="posts">${row}${row}</div></main>`);
+    const { explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    const note = explain!.find((entry) => entry.phase === 'cleaning' && entry.action === 'note');
+    expect(note?.reason).toMatch(/^8 cards in 2 runs hold \d+ % of the content's text/);
+  });
+
   it('judges cards by link density when they are a small part of the content', () => {
     const html =
       page(`<main><h1>Report</h1><p>${PROSE.repeat(5)}</p><div class="posts">${POSTS.slice(0, 3).map(postCard).join('')}</div>

@@ -76,7 +76,8 @@ export function cardBlocks(content: HtmlElement, trace?: ExtractTrace): Readonly
   if (cardChars < contentChars * MIN_SHARE_TO_KEEP) return new Set();
   if (trace) {
     const share = Math.round((cardChars / Math.max(1, contentChars)) * 100);
-    const reason = `${countCards(runs)} cards hold ${share} % of the content's text (at least ${MIN_SHARE_TO_KEEP * 100} %): they are kept from the link-density tests`;
+    const where = runs.length > 1 ? ` in ${runs.length} runs` : '';
+    const reason = `${countCards(runs)} cards${where} hold ${share} % of the content's text (at least ${MIN_SHARE_TO_KEEP * 100} %): they are kept from the link-density tests`;
     trace.push({ phase: 'cleaning', action: 'note', element: describeNode(runs[0]!.parent), reason });
   }
   return new Set(runs.flatMap((run) => [...run.cards.keys()]));
