@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cardHubPage } from '../../test/fixtures/forum-pages.js';
+import {
+  cardHubPage,
+  LINK_HEAVY_CARDS as POSTS,
+  linkHeavyCard as postCard,
+  linkHeavyCardHubBody,
+} from '../../test/fixtures/forum-pages.js';
 import { articlePage as page, PAGE_URL as URL, PROSE } from '../../test/fixtures/article-page.js';
 import { extractArticle } from './extract-article.js';
 
@@ -46,5 +51,40 @@ describe('card hubs', () => {
     expect(markdown).not.toMatch(/^- \[Story/m);
     const note = explain!.find((entry) => entry.phase === 'shape');
     expect(note?.reason).toMatch(/^not a card hub: 3 cards hold \d+ of the content's \d+ chars \(under 60 %\)/);
+  });
+
+  it('keeps link-heavy cards that are the content from the link-density tests, and lists them', () => {
+    const html = page(linkHeavyCardHubBody(PROSE));
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    const items = markdown.split('\n').filter((line) => line.startsWith('- '));
+    expect(items).toEqual(POSTS.map(([title, text], n) => `- [${title}](https://example.com/blog/${n}) — ${text}`));
+    expect(explain!.filter((entry) => entry.reason.startsWith('link farm'))).toEqual([]);
+    const note = explain!.find((entry) => entry.phase === 'cleaning' && entry.action === 'note');
+    expect(note?.element).toMatch(/^div\.posts "How we moved/);
+    expect(note?.reason).toMatch(
+      /^4 cards hold \d+ % of the content's text \(at least 30 %\): they are kept from the link-density tests$/,
+    );
+  });
+
+  it('counts the runs when the cards kept from the link-density tests sit in several', () => {
+    const row = `<div class="row">${POSTS.map(postCard).join('')}</div>`;
+    const html = page(`<main><h1>Engineering</h1><p>${PROSE}</p><div class="posts">${row}${row}</div></main>`);
+    const { explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    const note = explain!.find((entry) => entry.phase === 'cleaning' && entry.action === 'note');
+    expect(note?.reason).toMatch(/^8 cards in 2 runs hold \d+ % of the content's text/);
+  });
+
+  it('judges cards by link density when they are a small part of the content', () => {
+    const html =
+      page(`<main><h1>Report</h1><p>${PROSE.repeat(5)}</p><div class="posts">${POSTS.slice(0, 3).map(postCard).join('')}</div>
+      <p>${PROSE.repeat(5)}</p><p>${PROSE.repeat(4)}</p></main>`);
+    const { markdown, explain } = extractArticle(html, { baseUrl: URL, explain: true });
+    expect(markdown).not.toContain('remote execution');
+    const removed = explain!.filter((entry) => entry.reason === 'link farm: link density > 0.33');
+    expect(removed.map((entry) => entry.element)).toEqual([
+      expect.stringMatching(/^div\.card "How we moved/),
+      expect.stringMatching(/^div\.card "What we learned/),
+      expect.stringMatching(/^div\.card "A look under/),
+    ]);
   });
 });

@@ -14,8 +14,11 @@ import { BLOCK_ELEMENTS, NEVER_RENDERED } from './vocabulary.js';
 const MIN_CARDS = 3;
 // A card is short: a title and a line or two. A block with more is a section of prose.
 const CARD_MAX_CHARS = 400;
-// The cards must be the content: this share of its text at least.
+// The cards must be the content to be listed: this share of its text at least.
 const MIN_SHARE_OF_CONTENT = 0.6;
+// … and a good part of it to be kept from the cleaner's link-density tests (cardBlocks): measured before cleaning,
+// when the content still holds what cleaning will take out, so the bar is lower than the listing's.
+const MIN_SHARE_TO_KEEP = 0.3;
 const TITLE_CLASS = /title|name|heading|headline/i;
 // Blocks a card is built of; a paragraph with a link in it is a sentence, not a card.
 const CARD_TAGS: ReadonlySet<string> = new Set(['div', 'li', 'article', 'section', 'a', 'figure']);
@@ -32,7 +35,62 @@ interface Card {
  * cards were listed (0: the content is not a card hub, and is unchanged).
  */
 export function shapeCardLists(content: HtmlElement, trace?: ExtractTrace): number {
-  const runs: { parent: HtmlElement; cards: Map<HtmlElement, Card> }[] = [];
+  const runs = findCardRuns(content);
+  if (runs.length === 0) return 0;
+  const cardChars = charsOfCards(runs);
+  const contentChars = collapseWhitespace(textOf(content)).length;
+  if (cardChars < contentChars * MIN_SHARE_OF_CONTENT) {
+    if (trace) {
+      const reason = `not a card hub: ${countCards(runs)} cards hold ${cardChars} of the content's ${contentChars} chars (under ${MIN_SHARE_OF_CONTENT * 100} %), the content keeps its shape`;
+      trace.push({ phase: 'shape', action: 'note', reason });
+    }
+    return 0;
+  }
+  let listed = 0;
+  for (const run of runs) {
+    listed += run.cards.size;
+    if (trace) {
+      trace.push({
+        phase: 'shape',
+        action: 'note',
+        element: describeNode(run.parent),
+        reason: `card hub: ${run.cards.size} cards (a linked title and a short text each) listed as "- [Title](url) — text"`,
+      });
+    }
+    replaceRuns(run.parent, run.cards);
+  }
+  return listed;
+}
+
+/**
+ * The cards of content about to be cleaned, when they hold at least MIN_SHARE_TO_KEEP of its text; else none. A card
+ * is mostly its linked title, so the cleaner's link-density tests see a link farm in it: on a card hub they would
+ * drop the cards, which are the content (clean-content.ts exempts these blocks, what holds them and what they hold).
+ * Found as shapeCardLists finds them, before cleaning: the same cards the shape phase lists afterwards.
+ */
+export function cardBlocks(content: HtmlElement, trace?: ExtractTrace): ReadonlySet<HtmlElement> {
+  const runs = findCardRuns(content);
+  if (runs.length === 0) return new Set();
+  const cardChars = charsOfCards(runs);
+  const contentChars = collapseWhitespace(textOf(content)).length;
+  if (cardChars < contentChars * MIN_SHARE_TO_KEEP) return new Set();
+  if (trace) {
+    const share = Math.round((cardChars / Math.max(1, contentChars)) * 100);
+    const where = runs.length > 1 ? ` in ${runs.length} runs` : '';
+    const reason = `${countCards(runs)} cards${where} hold ${share} % of the content's text (at least ${MIN_SHARE_TO_KEEP * 100} %): they are kept from the link-density tests`;
+    trace.push({ phase: 'cleaning', action: 'note', element: describeNode(runs[0]!.parent), reason });
+  }
+  return new Set(runs.flatMap((run) => [...run.cards.keys()]));
+}
+
+interface CardRun {
+  readonly parent: HtmlElement;
+  readonly cards: Map<HtmlElement, Card>;
+}
+
+/** Each run of cards in `content`: at least MIN_CARDS blocks of one tag under one parent, most of its blocks. */
+function findCardRuns(content: HtmlElement): CardRun[] {
+  const runs: CardRun[] = [];
   const visit = (el: HtmlElement): void => {
     const children = el.children.filter(isElement);
     // Cards are read only where MIN_CARDS blocks of one tag sit side by side: one count per parent, no text read.
@@ -56,34 +114,17 @@ export function shapeCardLists(content: HtmlElement, trace?: ExtractTrace): numb
     for (const child of children) visit(child);
   };
   visit(content);
-  if (runs.length === 0) return 0;
-  const cardChars = runs.reduce(
-    (sum, run) =>
-      sum + [...run.cards.keys()].reduce((chars, card) => chars + collapseWhitespace(textOf(card)).length, 0),
-    0,
-  );
-  const contentChars = collapseWhitespace(textOf(content)).length;
-  if (cardChars < contentChars * MIN_SHARE_OF_CONTENT) {
-    if (trace) {
-      const reason = `not a card hub: ${runs.reduce((n, run) => n + run.cards.size, 0)} cards hold ${cardChars} of the content's ${contentChars} chars (under ${MIN_SHARE_OF_CONTENT * 100} %), the content keeps its shape`;
-      trace.push({ phase: 'shape', action: 'note', reason });
-    }
-    return 0;
-  }
-  let listed = 0;
-  for (const run of runs) {
-    listed += run.cards.size;
-    if (trace) {
-      trace.push({
-        phase: 'shape',
-        action: 'note',
-        element: describeNode(run.parent),
-        reason: `card hub: ${run.cards.size} cards (a linked title and a short text each) listed as "- [Title](url) — text"`,
-      });
-    }
-    replaceRuns(run.parent, run.cards);
-  }
-  return listed;
+  return runs;
+}
+
+function charsOfCards(runs: readonly CardRun[]): number {
+  let chars = 0;
+  for (const run of runs) for (const card of run.cards.keys()) chars += collapseWhitespace(textOf(card)).length;
+  return chars;
+}
+
+function countCards(runs: readonly CardRun[]): number {
+  return runs.reduce((n, run) => n + run.cards.size, 0);
 }
 
 /** A card's title and link, or undefined when the block is not a card. */

@@ -19,7 +19,8 @@ import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
  * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls. Blocks in
- * `keep` (already cleaned) are left as they are.
+ * `keep` (already cleaned) are left as they are. The `cards` of a card hub (card-list.ts `cardBlocks`), what holds
+ * them and what they hold, are not judged by link density: a card is mostly its linked title.
  */
 export function cleanContent(
   article: HtmlElement,
@@ -28,12 +29,16 @@ export function cleanContent(
   mostText: number,
   trace?: ExtractTrace,
   keep?: ReadonlySet<HtmlElement>,
+  cards?: ReadonlySet<HtmlElement>,
 ): void {
   const normalizedTitle = normalizeText(title);
-  const visit = (el: HtmlElement): void => {
+  const holdsCards = cards && cards.size > 0 ? holdersOf(cards, article) : undefined;
+  const visit = (el: HtmlElement, inCard: boolean): void => {
     keepChildren(el, (child) => {
       if (!isElement(child) || keep?.has(child)) return true;
       const name = child.name;
+      const isCard = inCard || (cards?.has(child) ?? false);
+      const judgesLinks = !isCard && !(holdsCards?.has(child) ?? false);
       // A sign-up box inside the content (a newsletter form, a subscription pitch) goes whatever else its class says
       // (`newsletter-form__wrapper--inbodyContent`): it asks the reader to do something, it is not what they read.
       const names = classAndId(child);
@@ -78,22 +83,32 @@ export function cleanContent(
         name === 'header' ||
         name === 'dl'
       ) {
-        const drop = (stats.get(child)?.text ?? 0) <= mostText ? shouldDrop(child, stats) : undefined;
+        const drop = (stats.get(child)?.text ?? 0) <= mostText ? shouldDrop(child, stats, judgesLinks) : undefined;
         if (drop) {
           if (trace) traceRemoved(trace, 'cleaning', child, drop, numbersOf(child, stats));
           return false;
         }
       }
-      if (name === 'p' && isLinkParagraph(child, stats, mostText)) {
+      if (name === 'p' && judgesLinks && isLinkParagraph(child, stats, mostText)) {
         if (trace)
           traceRemoved(trace, 'cleaning', child, 'nearly all link text (link density > 0.8)', numbersOf(child, stats));
         return false;
       }
-      visit(child);
+      visit(child, isCard);
       return true;
     });
   };
-  visit(article);
+  visit(article, false);
+}
+
+/** The blocks between `root` and each card: a run's wrapper is as link-heavy as its cards. */
+function holdersOf(cards: ReadonlySet<HtmlElement>, root: HtmlElement): Set<HtmlElement> {
+  const holders = new Set<HtmlElement>();
+  for (const card of cards) {
+    for (let node = card.parent; node && isElement(node) && node !== root && !holders.has(node); node = node.parent)
+      holders.add(node);
+  }
+  return holders;
 }
 
 // Blocks that can be a line of their own; a table's cells are data, a heading is judged as a heading.
@@ -239,8 +254,11 @@ function isBlank(node: HtmlNode): boolean {
   return node.type === 'text' ? node.data.trim() === '' : !isElement(node);
 }
 
-/** Why a block inside the content goes (conditional cleaning), or undefined when it stays. */
-function shouldDrop(el: HtmlElement, stats: Stats): string | undefined {
+/**
+ * Why a block inside the content goes (conditional cleaning), or undefined when it stays. Without `judgesLinks` (a
+ * card, or a block holding cards or held by one) the link-density tests are skipped.
+ */
+function shouldDrop(el: HtmlElement, stats: Stats, judgesLinks: boolean): string | undefined {
   const node = stats.get(el);
   if (!node) return undefined;
   const weight = classWeight(el);
@@ -251,10 +269,10 @@ function shouldDrop(el: HtmlElement, stats: Stats): string | undefined {
   const density = linkDensity(node);
   const isList = el.name === 'ul' || el.name === 'ol' || el.name === 'dl';
   // Link farms: navigation lists, tag clouds, "read more" boxes.
-  if (weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) {
+  if (judgesLinks && weight < 25 && density > (isList ? 0.5 : 0.33) && node.text < 2000) {
     return isList ? 'link farm: a list, link density > 0.5' : 'link farm: link density > 0.33';
   }
-  if (weight >= 25 && density > 0.5) return 'link density > 0.5 despite a content-like class';
+  if (judgesLinks && weight >= 25 && density > 0.5) return 'link density > 0.5 despite a content-like class';
   // A short table with header cells or a grid of cells is data (a price list, a score), not a fragment.
   if (node.text < PARAGRAPH_MIN_CHARS && !hasDescendant(el, 'img') && !isList && !isDataTable(el)) {
     return 'too short, no image';

@@ -21,6 +21,7 @@ export function shapeContent(content: HtmlElement, options: ShapeContentOptions)
   const { trace } = options;
   const noted = trace?.length ?? 0;
   if (shapeForumPosts(content, options.posts, trace) > 0) return;
+  // Kept in step with main-content.ts, which asks the same before cleaning (card-list.ts `cardBlocks`).
   if (!options.declaresArticle) shapeCardLists(content, trace);
   // Nothing shaped and nothing said why: the trace says what was looked for, so a silent phase is not a skipped one.
   if (trace && trace.length === noted) {

@@ -30,6 +30,18 @@ describe('choosing the main content', () => {
     expect(markdown).toContain('Fishing boats were the first to return');
     expect(markdown).not.toContain('Our newsletter');
   });
+
+  it('does not take a cookie or consent bar for the content, on a page with little else', () => {
+    const bar = `<div class="consent-wrapper"><h4>Served with love!</h4><p>${'With our cookies we would like to offer you the best experience possible, with offers, ads and remembered preferences. '.repeat(3)}</p></div>`;
+    const html = page(`${bar}<div class="cookie-settings"><p>${PROSE}</p></div>
+      <main><h2>We looked everywhere, but we do not know this product.</h2><p>You can find others in our product overview or with our search.</p>
+      <p>We answer questions on weekdays from nine in the morning to six.</p><p>Our shop and warehouse are in the same town since the year 1954.</p>
+      <p>Returns are free within thirty days of the day the parcel arrived.</p></main>`);
+    const { markdown } = extractArticle(html, { baseUrl: URL });
+    expect(markdown).toContain('You can find others in our product overview');
+    expect(markdown).not.toContain('With our cookies');
+    expect(markdown).not.toContain('The committee met');
+  });
 });
 
 // Issue 23 item 8: removing boilerplate and cleaning the content gave every element of the tree a new children array,

@@ -18,6 +18,7 @@ import {
   visibleTextLength,
   type Stats,
 } from './block-stats.js';
+import { cardBlocks } from './card-list.js';
 import { cleanContent, trimTrailing } from './clean-content.js';
 import { removeEchoCaptions } from './nothing-new.js';
 import { chooseExtraction } from './compare.js';
@@ -68,7 +69,11 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
   // post that is a list of links, say) and stays.
   const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
-  cleanContent(article, stats, options.title, mostText, trace);
+  // A card hub's cards are mostly their linked titles: the link-density tests would take them for link farms. Looked
+  // for as the shape phase looks for them (content-shape.ts, kept in step): not on a page that declares one article,
+  // whose cards are teasers (without this test an article's "more from" strip stayed: docs/benchmarks.md).
+  const cards = options.declaresArticle ? undefined : cardBlocks(article, trace);
+  cleanContent(article, stats, options.title, mostText, trace, undefined, cards);
   removeEchoCaptions(article, trace);
   trimTrailing(article, stats, mostText, trace);
   const textLength = visibleTextLength(article);

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { extractArticle } from './extract-article.js';
 import { parseHtml, type HtmlElement } from './parse.js';
 import { describeNode, formatExplain, type ExplainEntry } from './trace.js';
+import { articlePage } from '../../test/fixtures/article-page.js';
+import { linkHeavyCardHubBody } from '../../test/fixtures/forum-pages.js';
 
 const URL = 'https://example.com/post';
 const PROSE =
@@ -136,6 +138,17 @@ describe('extractArticle with explain', () => {
         reason: 'not a thread (no two posts with an author line), no run of cards: the content keeps its shape',
       },
     ]);
+  });
+
+  it('says when the cards of a card hub were kept from the link-density tests, and keeping them changes nothing else', () => {
+    const hub = articlePage(linkHeavyCardHubBody(PROSE));
+    const article = extractArticle(hub, { baseUrl: URL, explain: true });
+    const lines = formatExplain(article.explain!.filter((entry) => entry.phase === 'cleaning'));
+    expect(lines).toEqual([
+      'cleaning    note      div.posts "How we moved our build system to remote execution without s…" — 4 cards hold 85 % of the content\'s text (at least 30 %): they are kept from the link-density tests',
+    ]);
+    const { explain: _explain, ...explained } = article;
+    expect(explained).toEqual(extractArticle(hub, { baseUrl: URL }));
   });
 
   it('returns no explain field when it was not asked for', () => {
