@@ -19,7 +19,8 @@ import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
  * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls. Blocks in
- * `keep` (already cleaned) are left as they are.
+ * `keep` (already cleaned) are left as they are; blocks in `stays` (what a thread's posts say: thread-content.ts) are
+ * cleaned inside but stay however short or linked they are.
  */
 export function cleanContent(
   article: HtmlElement,
@@ -28,11 +29,16 @@ export function cleanContent(
   mostText: number,
   trace?: ExtractTrace,
   keep?: ReadonlySet<HtmlElement>,
+  stays?: ReadonlySet<HtmlElement>,
 ): void {
   const normalizedTitle = normalizeText(title);
   const visit = (el: HtmlElement): void => {
     keepChildren(el, (child) => {
       if (!isElement(child) || keep?.has(child)) return true;
+      if (stays?.has(child)) {
+        visit(child);
+        return true;
+      }
       const name = child.name;
       // A sign-up box inside the content (a newsletter form, a subscription pitch) goes whatever else its class says
       // (`newsletter-form__wrapper--inbodyContent`): it asks the reader to do something, it is not what they read.
