@@ -105,19 +105,19 @@ export function findThreadContent(
  * Run after shaping (the posts are known to be a thread). Returns how many blocks went.
  */
 export function removeThreadChrome(content: HtmlElement, posts: ForumPosts, trace?: ExtractTrace): number {
-  const doomed: [HtmlElement, string][] = [];
+  // Each block is removed from the parent it was reached through: gathered content is a wrapper whose children keep
+  // their own `parent`.
+  const doomed: [HtmlElement, HtmlElement, string][] = [];
   const visit = (el: HtmlElement): void => {
     for (const child of el.children) {
       if (!isElement(child) || child.name === 'blockquote') continue;
       const why = chromeOf(child, posts);
-      if (why) doomed.push([child, why]);
+      if (why) doomed.push([child, el, why]);
       else visit(child);
     }
   };
   visit(content);
-  for (const [el, why] of doomed) {
-    const parent = el.parent;
-    if (!parent) continue;
+  for (const [el, parent, why] of doomed) {
     if (trace) traceRemoved(trace, 'shape', el, `thread chrome: ${why}`);
     parent.children = parent.children.filter((child) => child !== el);
   }
