@@ -19,8 +19,8 @@ import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
  * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls. Blocks in
- * `keep` (already cleaned) are left as they are; blocks in `stays` (what a thread's posts say: thread-content.ts) are
- * cleaned inside but stay however short or linked they are.
+ * `keep` (already cleaned) are left as they are; blocks in `stays` (what a thread's posts say: `listPostBodies` in
+ * forum-posts.ts) are cleaned inside but stay however short or linked they are.
  */
 export function cleanContent(
   article: HtmlElement,
