@@ -16,11 +16,20 @@ import { RENDERS_NOTHING_REASON, rendersNothing } from './nothing-new.js';
 import { traceRemoved, type ExtractTrace } from './trace.js';
 import { CAPTION, CONTAINER_TAGS, SIGN_UP } from './vocabulary.js';
 
+/** The blocks `cleanContent` spares, each in its own way (below). */
+export interface CleanSpared {
+  readonly keep?: ReadonlySet<HtmlElement> | undefined;
+  readonly stays?: ReadonlySet<HtmlElement> | undefined;
+  readonly cards?: ReadonlySet<HtmlElement> | undefined;
+}
+
 /**
  * Readability's conditional cleaning, gentler on lists and tables: inside the content, a block goes when its class
  * says boilerplate, or when it is mostly links, or when it is a short fragment of images or form controls. Blocks in
- * `keep` (already cleaned) are left as they are. The `cards` of a card hub (card-list.ts `cardBlocks`), what holds
- * them and what they hold, are not judged by link density: a card is mostly its linked title.
+ * `keep` (already cleaned) are left as they are; blocks in `stays` (what a thread's posts say: `listPostBodies` in
+ * forum-posts.ts) are cleaned inside but stay however short or linked they are. The `cards` of a card hub
+ * (card-list.ts `cardBlocks`), what holds them and what they hold, are not judged by link density: a card is mostly
+ * its linked title.
  */
 export function cleanContent(
   article: HtmlElement,
@@ -28,14 +37,18 @@ export function cleanContent(
   title: string | undefined,
   mostText: number,
   trace?: ExtractTrace,
-  keep?: ReadonlySet<HtmlElement>,
-  cards?: ReadonlySet<HtmlElement>,
+  spared: CleanSpared = {},
 ): void {
+  const { keep, stays, cards } = spared;
   const normalizedTitle = normalizeText(title);
   const holdsCards = cards && cards.size > 0 ? holdersOf(cards, article) : undefined;
   const visit = (el: HtmlElement, inCard: boolean): void => {
     keepChildren(el, (child) => {
       if (!isElement(child) || keep?.has(child)) return true;
+      if (stays?.has(child)) {
+        visit(child, inCard);
+        return true;
+      }
       const name = child.name;
       const isCard = inCard || (cards?.has(child) ?? false);
       const judgesLinks = !isCard && !(holdsCards?.has(child) ?? false);

@@ -53,7 +53,7 @@ export function chooseExtraction(
   }
   const keep = new Set<HtmlElement>(ours.root.parent ? [ours.root] : ours.root.children.filter(isElement));
   const mostText = bodyStats.text / 2;
-  cleanContent(body, stats, page.title, mostText, undefined, keep);
+  cleanContent(body, stats, page.title, mostText, undefined, { keep });
   removeEchoCaptions(body);
   trimTrailing(body, stats, mostText, undefined, keep);
   const inclusive = { root: body, textLength: visibleTextLength(body) };

@@ -114,7 +114,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   }
   // A thread's posts are read before detection, which removes their author blocks (content-shape.ts).
   let posts = findForumPosts(doc);
-  let main = findMainContent(doc, { stripUnlikely: true, title, declaresArticle, trace });
+  let main = findMainContent(doc, { stripUnlikely: true, title, declaresArticle, posts, trace });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     if (trace) traceRetry(trace, main?.textLength);
     // Detection mutates the tree, so the retry starts from the source again. Its hidden blocks are the first pass's
@@ -123,7 +123,7 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
     removeHidden(fresh, { keepNoscript: true, sheet });
     applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
     const freshPosts = findForumPosts(fresh);
-    const retry = findMainContent(fresh, { stripUnlikely: false, title, declaresArticle, trace });
+    const retry = findMainContent(fresh, { stripUnlikely: false, title, declaresArticle, posts: freshPosts, trace });
     const isBetter = retry !== undefined && retry.textLength > (main?.textLength ?? 0);
     if (trace) {
       const reason = isBetter

@@ -13,10 +13,21 @@
 // its author's. Why a bold line and a break, not a heading: the author is metadata, not a title — forty `###
 // alice` headings would fill the page's outline (the `section` argument numbers headings) and clash with the
 // headings a post writes itself; `---` is Markdown's "a new unit starts".
-// Not handled: a thread whose posts are not siblings of one parent (the question and the answers of a Q&A site are
-// two runs: the answers are posts, the question keeps its shape); a name given only as an avatar's picture.
+// A Q&A page's question sits above the answers, outside their run: it is read as the thread's opening post when it
+// names its author as the answers do (the same name marker: tag, itemprop and first class), so the thread is the
+// question with its answers. Not handled: a thread whose posts are otherwise not siblings of one parent; a name given
+// only as an avatar's picture.
 import { isDateLine } from './date-line.js';
-import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement, type HtmlNode } from './parse.js';
+import {
+  collapseWhitespace,
+  findElement,
+  isElement,
+  isWithin,
+  textOf,
+  type HtmlDocument,
+  type HtmlElement,
+  type HtmlNode,
+} from './parse.js';
 import { describeNode, traceRemoved, type ExtractTrace } from './trace.js';
 import { NEVER_RENDERED } from './vocabulary.js';
 
@@ -27,6 +38,11 @@ export interface PostHead {
   /** Where the name was found (its author block goes when the post is shaped). */
   readonly nameElement: HtmlElement | undefined;
   readonly dateElement: HtmlElement | undefined;
+  /**
+   * The element holding the thread the post belongs to: its run's parent, or, with a question above the run, the
+   * closest element holding both (thread-content.ts makes it the content).
+   */
+  readonly thread: HtmlElement | HtmlDocument;
 }
 
 /** The posts of a page, each with its head; empty when the page holds no run of posts. */
@@ -61,6 +77,11 @@ const SKIPPED: ReadonlySet<string> = new Set(['blockquote', 'form', 'label', 'fi
 const IN_PROSE: ReadonlySet<string> = new Set(['p', 'li', 'blockquote', 'pre']);
 // A linked title has at least this many characters (a post number "#4" or "Reply" is not one).
 const TITLE_MIN_CHARS = 10;
+// A question above a run of answers is looked for this many levels up from the run's parent.
+const OPENING_POST_LEVELS = 2;
+// Links in a menu ("Share", "Improve this answer", "Follow") are a post's controls, not an entry's title.
+const MENU = /(?:^|[-_\s])menu(?:bar)?(?:$|[-_\s])/i;
+const MENU_TAGS: ReadonlySet<string> = new Set(['nav', 'menu']);
 // Chrome inside a post: signatures, buttons and toolbars, reaction bars.
 const SIGNATURE = /signature/i;
 const CONTROLS =
@@ -107,7 +128,10 @@ function readRuns(parent: HtmlElement | HtmlDocument, marked: readonly HtmlEleme
     else groups.set(key, [child]);
   }
   for (const group of groups.values()) {
-    const heads = group.map((member) => readHead(member, posts));
+    // A block holding the page's <main> is a column of the page (the article, its comments under it; a sidebar of
+    // recent comments beside it), not a post.
+    if (group.some(holdsMain)) continue;
+    const heads = group.map((member) => readHead(member, posts, parent));
     const named = heads.filter((head) => head !== undefined).length;
     // Most of the run names its author: a run of article teasers with a byline on one is not a thread.
     if (named < 2 || named * 2 < group.length) continue;
@@ -115,11 +139,65 @@ function readRuns(parent: HtmlElement | HtmlDocument, marked: readonly HtmlEleme
     // author, a rating) name an author too, but their words are links and figures.
     const saying = group.filter((member, index) => heads[index] && unlinkedChars(member) >= POST_MIN_CHARS).length;
     if (saying * 2 < named) continue;
+    const run = heads.filter((head): head is PostHead => head !== undefined);
+    const opening = findOpeningPost(parent, run, posts);
+    const thread = opening?.thread ?? parent;
+    if (opening) posts.set(opening.post, opening.head);
     group.forEach((member, index) => {
       const head = heads[index];
-      if (head) posts.set(member, head);
+      if (head) posts.set(member, thread === parent ? head : { ...head, thread });
     });
   }
+}
+
+/**
+ * A Q&A page's question: the nearest block with text before the run's parent (or before one of its parents, up to
+ * OPENING_POST_LEVELS), when it names its author with the marker the run's posts use and says something. A blog's
+ * article above its comments names its author otherwise (a byline, not a comment's name tag) and stays apart.
+ */
+function findOpeningPost(
+  parent: HtmlElement | HtmlDocument,
+  run: readonly PostHead[],
+  posts: ForumPosts,
+): { post: HtmlElement; head: PostHead; thread: HtmlElement } | undefined {
+  const keys = new Set(run.map((head) => markerKey(head)));
+  if (keys.size !== 1) return undefined;
+  const key = [...keys][0]!;
+  let node: HtmlElement | HtmlDocument = parent;
+  for (let level = 0; level <= OPENING_POST_LEVELS && isElement(node); level++) {
+    const container: HtmlElement | HtmlDocument | null = node.parent;
+    if (!container || !isElement(container) || container.name === 'body') return undefined;
+    const before = previousWithText(node);
+    if (before) {
+      if (posts.has(before)) return undefined;
+      const head = readHead(before, posts, container);
+      if (!head || markerKey(head) !== key || unlinkedChars(before) < POST_MIN_CHARS) return undefined;
+      return { post: before, head, thread: container };
+    }
+    node = container;
+  }
+  return undefined;
+}
+
+function holdsMain(el: HtmlElement): boolean {
+  return findElement(el, (inner) => inner.name === 'main' || inner.attribs.role === 'main') !== undefined;
+}
+
+/** How a post shows its author's name: the marker's tag, itemprop and first class, or `data-author` on the post. */
+function markerKey(head: PostHead): string {
+  const el = head.nameElement;
+  return el ? `${el.name}.${el.attribs.itemprop ?? ''}.${firstClass(el)}` : 'data-author';
+}
+
+/** The nearest element before `el` among its siblings that holds text. */
+function previousWithText(el: HtmlElement): HtmlElement | undefined {
+  const siblings = el.parent?.children ?? [];
+  for (let index = siblings.indexOf(el) - 1; index >= 0; index--) {
+    const sibling = siblings[index]!;
+    if (!isElement(sibling) || NEVER_RENDERED.has(sibling.name)) continue;
+    if (collapseWhitespace(textOf(sibling)) !== '') return sibling;
+  }
+  return undefined;
 }
 
 /**
@@ -191,6 +269,44 @@ export function shapeForumPosts(content: HtmlElement, posts: ForumPosts, trace?:
   return shaped;
 }
 
+/**
+ * The blocks of the posts inside `root` that hold what a post says: the post, and each block in it with at least half
+ * of its words outside its author block and date. Cleaning keeps them however short or linked they are: a reply of
+ * four words, or one that is a link to the answer, is still a post (main-content.ts passes them to cleaning).
+ */
+export function listPostBodies(root: HtmlElement, posts: ForumPosts): Set<HtmlElement> {
+  const bodies = new Set<HtmlElement>();
+  if (posts.size < 2) return bodies;
+  const chars = (el: HtmlElement): number => collapseWhitespace(textOf(el)).length;
+  const visit = (el: HtmlElement): void => {
+    for (const child of el.children) {
+      if (!isElement(child)) continue;
+      const head = posts.get(child);
+      if (head) {
+        bodies.add(child);
+        const block = head.nameElement && authorBlock(head.nameElement, child);
+        const date = head.dateElement && isInside(head.dateElement, child) ? head.dateElement : undefined;
+        const dateChars = date && !(block && isWithin(date, block)) ? chars(date) : 0;
+        const words = chars(child) - (block ? chars(block) : 0) - dateChars;
+        // Only a block with half the words can hold a smaller one with half: the walk follows one or two chains.
+        const holding = (inner: HtmlElement): void => {
+          for (const part of inner.children) {
+            if (!isElement(part) || part === block || posts.has(part) || part.name === 'blockquote') continue;
+            if (words > 0 && chars(part) * 2 >= words) {
+              bodies.add(part);
+              holding(part);
+            }
+          }
+        };
+        holding(child);
+      }
+      visit(child);
+    }
+  };
+  visit(root);
+  return bodies;
+}
+
 /** Characters of text outside links, whitespace collapsed per text node. */
 function unlinkedChars(el: HtmlElement): number {
   let chars = 0;
@@ -207,13 +323,13 @@ function firstClass(el: HtmlElement): string {
 }
 
 /** The post's author and date, looked for outside quotes and outside the replies nested in it. */
-function readHead(post: HtmlElement, posts: ForumPosts): PostHead | undefined {
+function readHead(post: HtmlElement, posts: ForumPosts, thread: HtmlElement | HtmlDocument): PostHead | undefined {
   const dataAuthor = cleanName(post.attribs['data-author']);
   const nameElement = dataAuthor ? undefined : findInPost(post, posts, isNameMarker);
   const author = dataAuthor ?? (nameElement && nameOf(nameElement, posts));
   if (!author || (nameElement && leadsWithTitle(post, nameElement))) return undefined;
   const dateElement = findInPost(post, posts, (el) => dateOf(el) !== undefined);
-  return { author, date: dateElement && dateOf(dateElement), nameElement, dateElement };
+  return { author, date: dateElement && dateOf(dateElement), nameElement, dateElement, thread };
 }
 
 /**
@@ -226,7 +342,7 @@ function leadsWithTitle(post: HtmlElement, name: HtmlElement): boolean {
   const visit = (el: HtmlElement): boolean => {
     for (const child of el.children) {
       if (reachedName) return false;
-      if (!isElement(child) || NEVER_RENDERED.has(child.name) || IN_PROSE.has(child.name)) continue;
+      if (!isElement(child) || NEVER_RENDERED.has(child.name) || IN_PROSE.has(child.name) || isMenu(child)) continue;
       if (child === name) {
         reachedName = true;
         return false;
@@ -242,6 +358,15 @@ function leadsWithTitle(post: HtmlElement, name: HtmlElement): boolean {
     return false;
   };
   return visit(post);
+}
+
+/** A post's menu or toolbar: its links are controls ("Share", "Improve this answer"), not titles. */
+function isMenu(el: HtmlElement): boolean {
+  if (MENU_TAGS.has(el.name)) return true;
+  const role = el.attribs.role;
+  if (role === 'menu' || role === 'menubar' || role === 'toolbar') return true;
+  const names = `${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`;
+  return MENU.test(names) || CONTROLS.test(names);
 }
 
 /** The first element of `post` in document order that `test` accepts, quotes and nested posts skipped. */

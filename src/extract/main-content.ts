@@ -25,6 +25,8 @@ import { chooseExtraction } from './compare.js';
 import { gatherSiblings, isProsePart, traceJoined, widenShortContent, withLeadingProse } from './gather.js';
 import { isElement, keepChildren, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
 import { withSameClass } from './same-class.js';
+import { findThreadContent } from './thread-content.js';
+import { listPostBodies, type ForumPosts } from './forum-posts.js';
 import { withStrongCandidates } from './union.js';
 import { describeNode, traceNote, traceRemoved, type ExtractTrace } from './trace.js';
 import { BOILERPLATE_TAGS, MAYBE_CANDIDATE, SCORED_BLOCKS, UNLIKELY, UNLIKELY_ROLES } from './vocabulary.js';
@@ -41,6 +43,11 @@ export interface FindMainContentOptions {
   readonly title: string | undefined;
   /** The page says it is one article (`og:type`): the inclusive extraction is not compared (compare.ts). */
   readonly declaresArticle?: boolean;
+  /**
+   * The page's posts, read before detection (forum-posts.ts): a chosen block inside a post makes the thread the
+   * content (thread-content.ts), and a post's link cards (`<aside>`) are not boilerplate.
+   */
+  readonly posts?: ForumPosts;
   /** Where each decision is recorded (`--explain`); absent, nothing is recorded and nothing costs. */
   readonly trace?: ExtractTrace;
 }
@@ -53,32 +60,47 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const body = findBody(doc);
   if (!body) return undefined;
   const trace = options.trace;
-  removeBoilerplate(body, options.stripUnlikely, trace);
+  removeBoilerplate(body, options.stripUnlikely, options.posts, trace);
   const stats: Stats = new Map();
   measure(body, stats, false);
   if ((stats.get(body)?.text ?? 0) === 0) return undefined;
   const candidates: HtmlElement[] = [];
   scoreParagraphs(body, stats, candidates);
   const { top, ranked } = pickTopCandidate(body, stats, candidates, trace);
+  // A block inside a thread's post: the thread is the content (thread-content.ts), not the post with what joins it.
+  const thread = options.posts && findThreadContent(top, options.posts, ranked, stats, trace);
+  const article = thread ?? gather(top, ranked, body, stats, trace);
+  // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
+  // post that is a list of links, say) and stays. So does what each post of a thread says, however short or linked.
+  const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
+  const bodies = options.posts && listPostBodies(article, options.posts);
+  // A card hub's cards are mostly their linked titles: the link-density tests would take them for link farms. Looked
+  // for as the shape phase looks for them (content-shape.ts, kept in step): not on a page that declares one article,
+  // whose cards are teasers (without this test an article's "more from" strip stayed: docs/benchmarks.md).
+  const cards = options.declaresArticle ? undefined : cardBlocks(article, trace);
+  cleanContent(article, stats, options.title, mostText, trace, { stays: bodies, cards });
+  removeEchoCaptions(article, trace);
+  trimTrailing(article, stats, mostText, trace, bodies);
+  const textLength = visibleTextLength(article);
+  if (textLength === 0) return undefined;
+  return chooseExtraction({ root: article, textLength }, body, stats, options, trace);
+}
+
+/** The chosen block with what joins it: its siblings, same-class parts, the prose before it, strong candidates. */
+function gather(
+  top: HtmlElement,
+  ranked: HtmlElement[],
+  body: HtmlElement,
+  stats: Stats,
+  trace: ExtractTrace | undefined,
+): HtmlElement {
   const isPart = (el: HtmlElement): boolean => isProsePart(el, stats);
   const parts = withSameClass(top, gatherSiblings(top, stats), body, isPart);
   const leading = withLeadingProse(top, parts, stats, body, trace);
   const gathered = withStrongCandidates(leading, top, ranked, stats, body, isPart, trace);
   const article = widenShortContent(top, gathered, body, stats, trace);
   if (trace && article === gathered && article !== top) traceJoined(trace, article);
-  // Cleaning and trimming take parts out of the content; a block holding most of its text is the content itself (a
-  // post that is a list of links, say) and stays.
-  const mostText = (stats.get(article)?.text ?? visibleTextLength(article)) / 2;
-  // A card hub's cards are mostly their linked titles: the link-density tests would take them for link farms. Looked
-  // for as the shape phase looks for them (content-shape.ts, kept in step): not on a page that declares one article,
-  // whose cards are teasers (without this test an article's "more from" strip stayed: docs/benchmarks.md).
-  const cards = options.declaresArticle ? undefined : cardBlocks(article, trace);
-  cleanContent(article, stats, options.title, mostText, trace, undefined, cards);
-  removeEchoCaptions(article, trace);
-  trimTrailing(article, stats, mostText, trace);
-  const textLength = visibleTextLength(article);
-  if (textLength === 0) return undefined;
-  return chooseExtraction({ root: article, textLength }, body, stats, options, trace);
+  return article;
 }
 
 function findBody(doc: HtmlDocument): HtmlElement | undefined {
@@ -90,14 +112,22 @@ function findBody(doc: HtmlDocument): HtmlElement | undefined {
 }
 
 // Removal happens on the way down, so a removed block's descendants are never visited.
-function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: ExtractTrace): void {
+function removeBoilerplate(
+  root: HtmlElement,
+  stripUnlikely: boolean,
+  posts: ForumPosts | undefined,
+  trace?: ExtractTrace,
+): void {
   // A block with a boilerplate-like class that holds most of the page's prose is the content in an odd wrapper
   // (`above-footer`, `page-header-and-content`): it stays.
   const mostOfPage = stripUnlikely ? proseLength(root) / 2 : 0;
-  const visit = (parent: HtmlElement, insideTable: boolean): void => {
+  const visit = (parent: HtmlElement, insideTable: boolean, insidePost: boolean): void => {
     keepChildren(parent, (child) => {
       if (!isElement(child)) return child.type === 'text';
-      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child))) {
+      // In a post, an <aside> is what the poster linked to (a link card: the page's title and summary), not the
+      // page's sidebar.
+      const isLinkCard = insidePost && child.name === 'aside';
+      if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child)) && !isLinkCard) {
         if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate tag <${child.name}>`);
         return false;
       }
@@ -119,11 +149,11 @@ function removeBoilerplate(root: HtmlElement, stripUnlikely: boolean, trace?: Ex
           }
         }
       }
-      visit(child, insideTable || child.name === 'table' || child.name === 'code');
+      visit(child, insideTable || child.name === 'table' || child.name === 'code', insidePost || !!posts?.has(child));
       return true;
     });
   };
-  visit(root, false);
+  visit(root, false, false);
 }
 
 /**

@@ -296,6 +296,13 @@ export function textOf(node: HtmlNode | HtmlDocument): string {
   return text;
 }
 
+/** Whether `el` is `ancestor` or lies inside it, by its parent links (a block taken out keeps its `parent`). */
+export function isWithin(el: HtmlElement, ancestor: HtmlElement): boolean {
+  for (let node: HtmlElement['parent'] = el; node && isElement(node); node = node.parent)
+    if (node === ancestor) return true;
+  return false;
+}
+
 /** First element in document order (the root included) that matches. */
 export function findElement(
   root: HtmlElement | HtmlDocument,
