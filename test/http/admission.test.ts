@@ -50,6 +50,16 @@ function rawSocket(url: string): Promise<{ socket: Socket; text: () => string; c
   });
 }
 
+/** What the server logs (stderr) from here on, kept from the test's output; `spy.mockRestore()` ends it. */
+function captureStderr() {
+  const lines: string[] = [];
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  });
+  return { lines, spy };
+}
+
 const INIT_BODY = JSON.stringify({
   jsonrpc: '2.0',
   id: 1,
@@ -246,11 +256,7 @@ describe('slow clients', () => {
 
   it('answers a request it cannot parse with a 400 that names the parse error, logged, and keeps serving', async () => {
     const server = await start({});
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    const { lines, spy } = captureStderr();
     try {
       const bad = await rawSocket(server.url);
       bad.socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\ncontent-length: x\r\n\r\n');
@@ -270,11 +276,7 @@ describe('slow clients', () => {
 describe('log lines and error messages', () => {
   it('escapes client-chosen values in the log: a tool name cannot forge a log line', async () => {
     const server = await start({});
-    const lines: string[] = [];
-    const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    });
+    const { lines, spy } = captureStderr();
     try {
       const response = await fetch(`${server.url}/tools/x%0D%0A%5Bweb-reader%5D%20error%3A%20forged`, {
         method: 'POST',
