@@ -8,7 +8,7 @@ import { pageReadableLength, visibleTextLength } from './block-stats.js';
 import { findMainContent } from './main-content.js';
 import { findForumPosts, shapeContent } from './content-shape.js';
 import { stripShortcodes } from './shortcodes.js';
-import { parsePage } from './parse-page.js';
+import { cutPage, parsePage } from './parse-page.js';
 import { traceNote, type ExplainEntry, type ExtractTrace } from './trace.js';
 import { listHeadings, type Heading } from './headings.js';
 import { applySelectors, selectElements, type SelectOptions } from './select.js';
@@ -63,7 +63,8 @@ export interface ExtractArticleOptions {
 const RETRY_BELOW_CHARS = 250;
 
 export function extractArticle(html: string, options: ExtractArticleOptions): Article {
-  const { doc, metadata, sheet } = parsePage(html, options.baseUrl);
+  const cut = cutPage(html);
+  const { doc, metadata, sheet } = parsePage(html, options.baseUrl, cut);
   const { title, lang, baseUrl, declaresArticle } = metadata;
   // Metadata first: cleaning removes <head>.
   const canonicalUrl = options.withLinks ? readCanonicalUrl(doc, baseUrl) : undefined;
@@ -117,9 +118,9 @@ export function extractArticle(html: string, options: ExtractArticleOptions): Ar
   let main = findMainContent(doc, { stripUnlikely: true, title, declaresArticle, posts, trace });
   if (!main || main.textLength < RETRY_BELOW_CHARS) {
     if (trace) traceRetry(trace, main?.textLength);
-    // Detection mutates the tree, so the retry starts from the source again. Its hidden blocks are the first pass's
-    // (and <noscript>, kept whole or unwrapped): not traced twice.
-    const fresh = parseHtml(html);
+    // Detection mutates the tree, so the retry parses again, from the first pass's pre-pass (the source it cut does
+    // not change). Its hidden blocks are the first pass's (and <noscript>, kept whole or unwrapped): not traced twice.
+    const fresh = parseHtml(html, { source: cut.source });
     removeHidden(fresh, { keepNoscript: true, sheet });
     applySelectors(fresh, { excludeSelectors: options.select?.excludeSelectors });
     const freshPosts = findForumPosts(fresh);
