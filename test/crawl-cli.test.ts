@@ -134,6 +134,31 @@ describe('web-reader crawl', () => {
     expect(result.skipped.errors).toEqual([expect.objectContaining({ url, code: 'CONNECT_FAILED' })]);
   });
 
+  it('names the URL asked for, not robots.txt, when the guard refuses the address or the port refuses: crawl and map', async () => {
+    // Issue 23 item 9: robots.txt is asked first, and its failure was said at robots.txt's URL.
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}/docs/`;
+    const refused = `Refusing to fetch ${url}: 127.0.0.1 is loopback`;
+
+    const crawl = await runCli(['crawl', url], env()); // the port is not in ALLOW_PRIVATE_HOSTS
+    expect(crawl.code).toBe(1);
+    expect(crawl.stdout).toContain(`the start page failed (PRIVATE_ADDRESS: ${refused}`);
+    expect(crawl.stdout).toContain(`- ${url} — PRIVATE_ADDRESS: ${refused}`);
+    expect(crawl.stdout).toContain('(robots.txt, asked first, failed alike)');
+    expect(crawl.stdout).not.toContain('/robots.txt:');
+
+    const map = await runCli(['map', url], env());
+    expect(map.code).not.toBe(0);
+    expect(map.stderr).toContain(refused);
+    expect(map.stderr).not.toContain('/robots.txt:');
+
+    const allowed = { ...env(), ALLOW_PRIVATE_HOSTS: `${server.hostPort},127.0.0.1:${port}` };
+    const mapRefused = await runCli(['map', url], allowed);
+    expect(mapRefused.code).not.toBe(0);
+    expect(mapRefused.stderr).toContain(`Failed to connect to ${url}: `);
+    expect(mapRefused.stderr).not.toContain('/robots.txt:');
+  });
+
   it('draws a progress line that fits a 40-column terminal and shows the page being read before the first is in', async () => {
     // A real pseudo-terminal (util-linux script), 40 columns wide: what a person sees.
     const command = `stty cols 40 rows 20; exec '${process.execPath}' '${CLI_PATH}' crawl '${server.url('/p/0')}' --max-pages 3`;

@@ -8,10 +8,11 @@
 // Bounded: at most MAX_MAP_SITEMAP_FILES sitemap files per call (an index naming thousands is cut, and says so),
 // MAX_URLS_PER_SITEMAP URLs read from one file, the listing stops at max_urls, and everything runs within the
 // call's time limit. The fetching is MapIO's (src/tools/map-tool.ts binds it to the engine).
-import { FetchError, TimeoutError, errorMessage } from '../errors.js';
+import { FetchError, SecurityError, TimeoutError, errorMessage } from '../errors.js';
 import type { LlmsTxt } from '../formats/llms-txt.js';
 import type { CrawlIO } from './crawl-io.js';
 import { normalizedUrl } from './normalize-url.js';
+import { asPageFailure, type RobotsFailure } from './robots-first.js';
 import { createScope, parseAllowedDomains } from './url-scope.js';
 
 /**
@@ -19,9 +20,15 @@ import { createScope, parseAllowedDomains } from './url-scope.js';
  * are named here, not in src/output/notices.ts).
  */
 /** The network failure that kept robots.txt unread, as the error the start page would have met. */
-function unreachableError(url: string, failure: { readonly code: string; readonly message: string }): Error {
+function unreachableError(url: string, failure: RobotsFailure): Error {
   if (failure.code === 'TIMEOUT') return new TimeoutError(url, 0, undefined, failure.message);
-  return new FetchError('CONNECT_FAILED', url, failure.message);
+  return new FetchError('CONNECT_FAILED', url, asPageFailure(url, failure)?.message ?? failure.message);
+}
+
+/** robots.txt's request refused outright (a private address): the start page's own failure, said at its URL. */
+function refusedAtStart(url: string, error: unknown): unknown {
+  const asPage = error instanceof SecurityError ? asPageFailure(url, error) : undefined;
+  return asPage ? new SecurityError('PRIVATE_ADDRESS', url, asPage.message) : error;
 }
 
 export const MAP_NOTES = {
@@ -143,7 +150,9 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
 
   try {
     // RFC 9309 §2.3.1: throws only for a refused address or cancellation, which the caller reports.
-    const robots = await io.loadRobots(start.href, signal);
+    const robots = await io.loadRobots(start.href, signal).catch((error: unknown) => {
+      throw refusedAtStart(start.href, error);
+    });
 
     const llmsTxt = await io.loadLlmsTxt(start.href, signal);
     for (const entry of llmsTxt?.entries ?? []) add(entry.url, 'llms.txt', entry.title || undefined);

@@ -1,12 +1,12 @@
 // One visit of the crawl: robots.txt and Crawl-delay first (politeness.ts), then the page read through CrawlIO and
 // its links. A failure is a result (listed under errors), except cancellation, which ends the crawl.
-import { errorMessage, WebReaderError } from '../errors.js';
-import { robotsUrlFor } from '../fetch/robots.js';
+import { errorMessage, SecurityError, WebReaderError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import type { CrawlFetched, CrawlIO } from './crawl-io.js';
 import type { CrawlEntry } from './frontier.js';
 import type { Politeness } from './politeness.js';
 import { CRAWL_REASONS } from './reasons.js';
+import { asPageFailure } from './robots-first.js';
 
 export type VisitResult =
   | { kind: 'page'; entry: CrawlEntry; page: CrawlFetched; links: string[]; canonical: string | undefined }
@@ -29,16 +29,20 @@ function failureOf(entry: CrawlEntry, error: unknown): VisitResult {
 
 /** A URL whose site's robots.txt could not be reached: listed with that failure, and why the page was not tried. */
 function unreachable(entry: CrawlEntry, failure: { code: string; message: string }): VisitResult {
-  const origin = new URL(entry.url).origin;
-  const robotsUrl = robotsUrlFor(entry.url);
-  if (failure.code === 'CONNECT_FAILED' && failure.message.includes(robotsUrl)) {
-    // The origin refused the connection (or its name did not resolve): it refuses every URL of it alike, so the
-    // page's own error is this one, said at the page's URL rather than robots.txt's (issue 23).
-    const message = failure.message.replaceAll(robotsUrl, entry.url);
-    return { kind: 'error', entry, code: failure.code, message: `${message} (robots.txt, asked first, failed alike)` };
-  }
-  const why = CRAWL_REASONS.robotsUnreachable(origin);
+  const asPage = asPageFailure(entry.url, failure);
+  if (asPage) return { kind: 'error', entry, ...asPage };
+  const why = CRAWL_REASONS.robotsUnreachable(new URL(entry.url).origin);
   return { kind: 'error', entry, code: failure.code, message: `${failure.message} — ${why}` };
+}
+
+/** robots.txt's request was refused outright (a private address): the page's own failure, said at its URL. */
+async function robotsOf(politeness: Politeness, url: string): ReturnType<Politeness['robotsFor']> {
+  try {
+    return await politeness.robotsFor(url);
+  } catch (error) {
+    const asPage = error instanceof SecurityError ? asPageFailure(url, error) : undefined;
+    throw asPage ? new SecurityError('PRIVATE_ADDRESS', url, asPage.message) : error;
+  }
 }
 
 export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promise<VisitResult> {
@@ -47,7 +51,7 @@ export function createVisit(options: VisitOptions): (entry: CrawlEntry) => Promi
     try {
       signal.throwIfAborted();
       if (options.respectRobots) {
-        const rules = await politeness.robotsFor(entry.url);
+        const rules = await robotsOf(politeness, entry.url);
         if (!rules.isAllowed(entry.url)) {
           // A site that did not answer at all (refused, no such host, timed out) is an error, not a robots.txt
           // refusal, although RFC 9309 §2.3.1.4 keeps its pages unread just the same.
