@@ -54,6 +54,10 @@ describe('re: patterns, in linear time', () => {
     expect(match(new URL('https://example.com/docs/a/b-c/d.html'))).toBe(true);
   });
 
+  it('reads an escaped backslash before a k as a backslash, not as a backreference', () => {
+    expect(compilePattern('re:^/a\\\\k', 'patterns')({ hostname: 'e.com', pathname: '/a\\k', search: '' })).toBe(true);
+  });
+
   it('reads JavaScript syntax: escaped slashes, named groups', () => {
     expect(compilePattern('re:^\\/blog\\/(?<year>\\d{4})\\/', 'patterns')(new URL('https://e.com/blog/2024/x'))).toBe(
       true,
@@ -62,6 +66,9 @@ describe('re: patterns, in linear time', () => {
 
   it.each([
     ['re:(a)\\1', 'backreferences'],
+    // RE2's translation would read \k<n> as the letters k<n>: another pattern than the one written (issue 23).
+    ['re:(?<n>a)\\k<n>', 'backreferences'],
+    ['re:(a*)*\\k<n>', 'backreferences'],
     ['re:^/(?=docs)', 'lookarounds'],
     ['re:(?<!x)y', 'lookarounds'],
   ])('refuses %s, naming what it cannot run', (pattern, what) => {

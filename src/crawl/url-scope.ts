@@ -53,6 +53,19 @@ function unsupported(source: string): string {
   );
 }
 
+/**
+ * Whether `source` holds a `\k` escape. RE2's translation reads `\k<n>` as the letters `k<n>` (as JavaScript does
+ * only where no group is named), so `(?<n>a)\k<n>` would match other URLs than the pattern the agent wrote: refused.
+ */
+function hasNamedBackreference(source: string): boolean {
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] !== '\\') continue;
+    if (source[i + 1] === 'k') return true;
+    i++; // the escaped character
+  }
+  return false;
+}
+
 interface Compiled {
   readonly match: UrlMatcher;
   /** Its share of MAX_PATTERN_COST. */
@@ -64,6 +77,7 @@ function compile(pattern: string): Compiled {
   if (pattern.startsWith('re:')) {
     const RE2 = loadRe2();
     const source = pattern.slice(3);
+    if (hasNamedBackreference(source)) throw new Error(unsupported(source));
     let regex: RE2JS;
     try {
       regex = RE2.compile(RE2.translateRegExp(source));
