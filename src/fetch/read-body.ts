@@ -105,13 +105,23 @@ function decodersFor(url: string, contentEncoding: string | undefined): Transfor
   return decoders as Transform[];
 }
 
+/** What RESPONSE_TOO_LARGE advises: for a page the agent asked for, and for a file the engine read for it. */
+export const TOO_LARGE_ADVICE = {
+  page: 'Fetch a more specific URL or raise MAX_RESPONSE_SIZE.',
+  sitemap: 'Its URLs are not listed; raise MAX_RESPONSE_SIZE to read it.',
+} as const;
+
 /** RESPONSE_TOO_LARGE naming the URL and MAX_RESPONSE_SIZE (a gzipped sitemap unpacked past it too). */
-export function tooLarge(url: string, maxBytes: number, detail: string): FetchError {
+export function tooLarge(
+  url: string,
+  maxBytes: number,
+  detail: string,
+  advice: string = TOO_LARGE_ADVICE.page,
+): FetchError {
   return new FetchError(
     'RESPONSE_TOO_LARGE',
     url,
-    `Response from ${url} exceeds MAX_RESPONSE_SIZE (${maxBytes} bytes)${detail}. ` +
-      'Fetch a more specific URL or raise MAX_RESPONSE_SIZE.',
+    `Response from ${url} exceeds MAX_RESPONSE_SIZE (${maxBytes} bytes)${detail}. ${advice}`,
   );
 }
 
