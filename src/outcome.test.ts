@@ -10,6 +10,26 @@ it.each([
     'needs_js',
   ],
   ['an empty body', '<html><body></body></html>', 0, 'empty'],
+  // Nothing to read beside one small script that runs: the script writes the page (session-36 cold trial).
+  [
+    'one inline script and nothing to read',
+    '<body><main id="m"></main><script>m.textContent = "Hi"</script></body>',
+    0,
+    'needs_js',
+  ],
+  [
+    'one module script and nothing to read',
+    '<body><main></main><script type="module" src="/a.js"></script></body>',
+    0,
+    'needs_js',
+  ],
+  ['JSON-LD only and nothing to read', '<body><script type="application/ld+json">{}</script></body>', 0, 'empty'],
+  [
+    'a template only and nothing to read',
+    "<body><script type='text/x-template'><p>{{ a }}</p></script></body>",
+    0,
+    'empty',
+  ],
   ['a short real page', '<html><body><p>Hi there.</p></body></html>', 9, undefined],
   ['an article', '<html><body><div id="root"><p>' + 'text '.repeat(50) + '</p></div></body></html>', 250, undefined],
 ])('%s', (_name, html, chars, expected) => {

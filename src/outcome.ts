@@ -42,6 +42,8 @@ export function outcomeOfError(error: unknown): Outcome {
 const APP_SHELL =
   /<(?:div|main|body)\b[^>]*\bid=["']?(?:root|app|__next|__nuxt|svelte|main-app)\b|<noscript\b[^>]*>[^<]*(?:enable|requires?|turn on)\s+javascript/i;
 const SCRIPT_TAG = /<script\b/gi;
+// A script a browser runs: not data (JSON-LD, JSON) nor a template. The look at the tag is bounded (linear in the page).
+const RUNNABLE_SCRIPT = /<script\b(?![^<>]{0,500}?\stype=["']?(?:application\/(?:ld\+)?json|text\/(?:x-)?template)\b)/i;
 
 // Fewer readable characters than this in the main content counts as nothing to read.
 const MIN_READABLE_CHARS = 40;
@@ -63,7 +65,9 @@ export function outcomeOfHtml(html: string, readableChars: number): 'empty' | 'n
   if (readableChars >= MIN_READABLE_CHARS) return undefined;
   const scripts = html.match(SCRIPT_TAG)?.length ?? 0;
   if (APP_SHELL.test(html) || scripts >= 3) return 'needs_js';
-  if (readableChars === 0) return 'empty';
+  // Nothing at all to read beside a script that runs: what a browser shows is the script's (session-36 cold trial: a
+  // page whose one inline script writes its content was `empty`, and `auto` did not render it).
+  if (readableChars === 0) return RUNNABLE_SCRIPT.test(html) ? 'needs_js' : 'empty';
   return undefined;
 }
 

@@ -82,6 +82,16 @@ function addRoutes(server: FixtureServer): void {
         `</header><div id="app"></div>${bundle('#app')}</body></html>`,
     ),
   );
+  // Nothing to read in the HTML, and one small inline script that writes the article (session-36 cold trial: `empty`,
+  // not rendered, no hint).
+  server.route(
+    '/written',
+    respondWith(
+      'text/html',
+      '<!doctype html><html><head><title>Tides</title></head><body><main id="m"></main>' +
+        `<script>document.getElementById('m').innerHTML = ${JSON.stringify(ARTICLE)};</script></body></html>`,
+    ),
+  );
   // A "Loading…" shell with no mount point: a line of text and the bundle that replaces it.
   server.route(
     '/loading',
@@ -115,6 +125,14 @@ describeWithBrowser('RENDER_JS=auto over MCP, with Chromium', (browserPath) => {
     expect(result.text).toContain('Tide tables are printed for every harbour');
     expect(result.structuredContent).toMatchObject({ status: 'ok', rendered: true });
     expect(server.hits('/shell')).toBe(2);
+  });
+
+  it('a page with nothing to read but one small script that writes it is rendered, through fetch and links alike', async () => {
+    const result = await session.call('fetch', { url: server.url('/written') });
+    expect(result.text).toContain('Tide tables are printed for every harbour');
+    expect(result.structuredContent).toMatchObject({ status: 'ok', rendered: true });
+    const links = await session.call('links', { url: server.url('/written') });
+    expect(links.structuredContent).toMatchObject({ status: 'ok' });
   });
 
   it('a shell with a line of text and a heavy bundle is rendered', async () => {
