@@ -150,7 +150,7 @@ export async function readBody(source: Readable, options: ReadBodyOptions): Prom
     write(chunk: Buffer, _encoding, callback) {
       total += chunk.length;
       if (total > maxBytes) {
-        limitError = tooLarge(url, maxBytes, ' after decompression');
+        limitError = tooLarge(url, maxBytes, decoders.length > 0 ? ' after decompression' : '');
         return callback(limitError);
       }
       chunks.push(chunk);

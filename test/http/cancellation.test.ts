@@ -13,6 +13,7 @@ import { useFixtureServer } from '../use-fixture-server.js';
 import {
   postToolCall,
   openRawSession,
+  sessionHeaders,
   startTestHttpServer,
   stopEvents,
   useTestHttpServer,
@@ -124,6 +125,25 @@ describe('MCP over Streamable HTTP', () => {
     await crawlRunning();
     abort.abort('changed my mind');
     expect(await call).toBe('aborted');
+    await expectWorkStopped(2 * PAGE_DELAY_MS);
+  });
+
+  it("ends the cancelled call's response stream: nothing is left open and kept alive for an answer never sent", async () => {
+    // Session-36 cold trial: after a raw notifications/cancelled the POST's SSE stream stayed open (keep-alives), and
+    // the session counted a call in progress for good.
+    const sessionId = await openRawSession(http.mcpUrl);
+    const response = await postToolCall(http.mcpUrl, sessionId, { id: 11, name: 'crawl', arguments: CRAWL_ARGS() });
+    expect(response.status).toBe(200);
+    await crawlRunning();
+    const cancel = await fetch(http.mcpUrl, {
+      method: 'POST',
+      headers: sessionHeaders(sessionId),
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 11 } }),
+    });
+    expect(cancel.status).toBe(202);
+    // The stream ends (a hang otherwise): no result for id 11 in it, the spec's "no response" to a cancelled request.
+    const events = await response.text();
+    expect(events).not.toContain('"id":11');
     await expectWorkStopped(2 * PAGE_DELAY_MS);
   });
 });

@@ -137,6 +137,7 @@ export function createMcpSessions(
       method: 'notifications/cancelled',
       params: { requestId: signal.requestId, ...(signal.reason === undefined ? {} : { reason: signal.reason }) },
     });
+    endCancelledStream(session, signal.requestId);
   }
 
   /**
@@ -177,6 +178,16 @@ export function createMcpSessions(
       });
     }
     await session.transport.handleRequest(req, res, body);
+    for (const { requestId } of cancellationsOf(body)) endCancelledStream(session, requestId);
+  }
+
+  /**
+   * A cancelled request is never answered (the SDK sends nothing for it), so the SSE stream of the POST that carried
+   * it would stay open, kept alive, and count as a call in progress for the session's life (no idle expiry, no
+   * eviction): the stream is ended once the request is cancelled. A request already answered has no stream left.
+   */
+  function endCancelledStream(session: Session, requestId: RequestId): void {
+    session.transport.closeSSEStream(requestId);
   }
 
   /**
