@@ -20,22 +20,42 @@ export function hostPortOf(url: URL): string {
   return `${url.hostname}:${url.port || DEFAULT_PORTS[url.protocol] || ''}`.toLowerCase();
 }
 
-/** The SecurityError for a refused address, worded so an agent (or its operator) knows what to do. */
-export function privateAddressError(url: string, subject: string, reason: string, hostPort: string): SecurityError {
+/**
+ * The SecurityError for a refused address, worded so an agent (or its operator) knows what to do. `redirectedFrom`:
+ * the hop that redirected there — said, since the agent asked for that URL, not this one, and a page redirecting to
+ * a private address is how a site would reach into the network behind us: allowing it is not the first advice.
+ */
+export function privateAddressError(
+  url: string,
+  subject: string,
+  reason: string,
+  hostPort: string,
+  redirectedFrom?: string,
+): SecurityError {
+  const refused = `${subject} is ${reason}. Only public internet addresses can be fetched.`;
   return new SecurityError(
     'PRIVATE_ADDRESS',
     url,
-    `Refusing to fetch ${url}: ${subject} is ${reason}. Only public internet addresses can be fetched. ` +
-      `If this host is meant to be reachable (e.g. a local test server), add '${hostPort}' to ALLOW_PRIVATE_HOSTS.`,
+    redirectedFrom === undefined
+      ? `Refusing to fetch ${url}: ${refused} If this host is meant to be reachable (e.g. a local test server), ` +
+          `add '${hostPort}' to ALLOW_PRIVATE_HOSTS.`
+      : `Refusing to follow the redirect from ${redirectedFrom} to ${url}: ${refused} A public page that redirects ` +
+          `to a private address is refused whatever it says; only if both are your own servers, add '${hostPort}' ` +
+          'to ALLOW_PRIVATE_HOSTS.',
   );
 }
 
 /**
  * Parses `input` with the WHATWG URL parser and refuses what must never be fetched. URL parsing normalises
  * legacy IPv4 spellings (2130706433, 0x7f.1, 0177.0.0.1, 127.1) and IPv6 forms ([::ffff:127.0.0.1]) to
- * canonical literals first, so every spelling of an address meets the same check.
+ * canonical literals first, so every spelling of an address meets the same check. `redirectedFrom`: the hop whose
+ * Location this is (guarded-fetch.ts), named in a refusal.
  */
-export function checkUrl(input: string | URL, allowPrivateHosts: ReadonlySet<string>): CheckedUrl {
+export function checkUrl(
+  input: string | URL,
+  allowPrivateHosts: ReadonlySet<string>,
+  redirectedFrom?: string,
+): CheckedUrl {
   let url: URL;
   try {
     url = new URL(input);
@@ -56,10 +76,10 @@ export function checkUrl(input: string | URL, allowPrivateHosts: ReadonlySet<str
     const host = url.hostname.replace(/^\[|\]$/g, '');
     if (isIP(host) !== 0) {
       const reason = classifyAddress(host);
-      if (reason) throw privateAddressError(href, host, reason, hostPort);
+      if (reason) throw privateAddressError(href, host, reason, hostPort, redirectedFrom);
     } else if (/(^|\.)localhost\.?$/.test(host)) {
       // RFC 6761 §6.3: localhost names resolve to loopback; refuse without asking DNS.
-      throw privateAddressError(href, host, 'a loopback name (RFC 6761)', hostPort);
+      throw privateAddressError(href, host, 'a loopback name (RFC 6761)', hostPort, redirectedFrom);
     }
   }
   return { url, hostPort, isAllowedPrivate };

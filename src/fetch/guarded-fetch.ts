@@ -195,11 +195,13 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     });
   }
 
+  /** `redirectedFrom`: the hop that redirected to `checked`, named if its address is refused at connect time. */
   async function send(
     checked: CheckedUrl,
     shownUrl: string,
     headers: Record<string, string>,
     network: CallNetwork,
+    redirectedFrom?: string,
   ): Promise<Dispatcher.ResponseData> {
     const { signal } = network;
     const overIdleConnection = network.handedOn;
@@ -214,9 +216,11 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
       if (signal.aborted) throw error;
       // A server may close an idle connection just as our request arrives on it. A GET is idempotent, so it is
       // sent again, once, on a new connection (RFC 9112 §9.3.1, RFC 9110 §9.2.2); the closed one is gone.
-      if (overIdleConnection && isClosedConnection(error)) return send(checked, shownUrl, headers, network);
+      if (overIdleConnection && isClosedConnection(error)) {
+        return send(checked, shownUrl, headers, network, redirectedFrom);
+      }
       if (error instanceof AddressRefusedError) {
-        throw privateAddressError(checked.url.href, error.subject, error.reason, error.hostPort);
+        throw privateAddressError(checked.url.href, error.subject, error.reason, error.hostPort, redirectedFrom);
       }
       const message = error instanceof Error ? error.message : String(error);
       throw new FetchError('CONNECT_FAILED', shownUrl, `Failed to connect to ${shownUrl}: '${message}'`, {
@@ -264,12 +268,14 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
     // and a chain that has left that origin — or started on another — never carries them again, even back on it.
     let credentials = options.credentials;
     let redirects = 0;
+    let redirectedFrom: string | undefined;
     let hasRetried = false;
     for (;;) {
       const shownUrl = redirects === 0 ? url : checked.url.href;
       const carried = credentialHeadersFor(credentials, checked.url);
       if (!carried) credentials = undefined;
-      const response = await send(checked, shownUrl, carried ? { ...headers, ...carried } : headers, network);
+      const sent = carried ? { ...headers, ...carried } : headers;
+      const response = await send(checked, shownUrl, sent, network, redirectedFrom);
       const status = response.statusCode;
       const location = flattenHeaders(response.headers).location;
 
@@ -293,7 +299,8 @@ export function createFetcher(config: Config, dependencies: FetcherDependencies 
         // A Location without a fragment inherits the current one (RFC 9110 §10.2.2).
         if (next.hash === '' && checked.url.hash !== '') next.hash = checked.url.hash;
         // We only ever GET, so 301/302/303's "POST becomes GET" rule needs nothing here (RFC 9110 §15.4).
-        checked = checkUrl(next, allow);
+        redirectedFrom = checked.url.href;
+        checked = checkUrl(next, allow, redirectedFrom);
         redirects += 1;
         continue;
       }
