@@ -143,6 +143,7 @@ export async function runCrawl(
   const ioFor = (startUrl: string) => options.io ?? engineCrawlIO(engine, reading(startUrl));
   let result: CrawlResult;
   const notes: string[] = [];
+  let budgetLowered: { readonly said: boolean; readonly note: string } | undefined;
   // The crawler loads with the first crawl, not with the server (start-up: npm run bench:start).
   const { crawlSite } = await import('../crawl/crawl-site.js');
   // With a store that checkpoints crawls, the crawl has its id from the start (docs/scale-out.md "Crawls").
@@ -180,7 +181,11 @@ export async function runCrawl(
     // SPEC "Context-safe by default": MAX_OUTPUT_TOKENS caps a result unless the caller's own limit is smaller, and
     // the summary counts inside it (src/output/crawl-report.ts).
     const maxTokens = capLimit(requested, cap, CRAWL_SUMMARY_TOKENS);
-    if (maxTokens < requested) notes.push(crawlBudgetLowered(requested, maxTokens, cap));
+    // Said when the caller's own max_tokens was lowered, or when the lowered default is what stopped the crawl (the
+    // agent learns that asking for more will not help in one call). A note on every default crawl would be noise.
+    if (maxTokens < requested) {
+      budgetLowered = { said: request.maxTokens !== undefined, note: crawlBudgetLowered(requested, maxTokens, cap) };
+    }
     const scope = {
       url: start.href,
       maxTokens,
@@ -197,6 +202,7 @@ export async function runCrawl(
     running = await store.checkpoints?.begin();
     result = await crawlWith({ ...scope, ...runtime });
   }
+  if (budgetLowered && (budgetLowered.said || result.stopReason === 'max_tokens')) notes.unshift(budgetLowered.note);
   if (result.landedUrl !== undefined) notes.push(crawlLandedNote(result.startUrl, result.landedUrl));
   const { continueFrom, note } = await handOutResumeId(store, running, result, continued);
   if (note !== undefined) notes.push(note);

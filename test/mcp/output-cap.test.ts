@@ -35,6 +35,10 @@ function addCapSite(server: FixtureServer): void {
     (_, k) => `<li><a href="/cap/list/${k}/with/a/longer/path">A link with some words, number ${k}</a></li>`,
   ).join('');
   server.route(
+    '/cap/small',
+    respondWith('text/html', `<html><head><title>Small</title></head><body><p>${SENTENCE}</p></body></html>`),
+  );
+  server.route(
     '/cap/links',
     respondWith('text/html', `<html><head><title>Links</title></head><body><ul>${many}</ul></body></html>`),
   );
@@ -61,8 +65,20 @@ describe('MAX_OUTPUT_TOKENS bounds the whole text of a result', () => {
   it('crawl: pages and summary together stay within the cap, and the text says the cap cut it', async () => {
     const text = await call('crawl', { url: server.url('/cap/p/0'), max_pages: 50 });
     expect(text).toContain('## Crawl summary');
+    expect(text).toContain('- Stopped: the token budget (max_tokens) was spent');
     expect(text).toContain('MAX_OUTPUT_TOKENS');
     expect(countTokens(text)).toBeLessThanOrEqual(CAP);
+  });
+
+  it("crawl: a max_tokens the caller gave is said to be lowered to fit the cap; the default's lowering only when it stopped the crawl", async () => {
+    const asked = await call('crawl', { url: server.url('/cap/p/0'), max_pages: 2, max_tokens: 5000 });
+    expect(asked).toMatch(/max_tokens 5000 was lowered to \d+: MAX_OUTPUT_TOKENS \(600\)/);
+    // The default (DEFAULT_MAX_TOKENS) is documented as lowered to the cap: every default crawl would carry the note
+    // (session-37 cold trial). Said only when that lowered budget is what stopped the crawl (the test above).
+    const defaulted = await call('crawl', { url: server.url('/cap/small') });
+    expect(defaulted).toContain('- Stopped: every URL in scope was visited');
+    expect(defaulted).not.toContain('was lowered to');
+    expect(defaulted).toMatch(/- Tokens used: \d+ of \d+ \(max_tokens\)/);
   });
 
   it('links: the heading, the lines and the notice stay within the cap', async () => {
