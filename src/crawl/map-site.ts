@@ -8,29 +8,23 @@
 // Bounded: at most MAX_MAP_SITEMAP_FILES sitemap files per call (an index naming thousands is cut, and says so),
 // MAX_URLS_PER_SITEMAP URLs read from one file, the listing stops at max_urls, and everything runs within the
 // call's time limit. The fetching is MapIO's (src/tools/map-tool.ts binds it to the engine).
-import { FetchError, SecurityError, TimeoutError, errorMessage } from '../errors.js';
+import { FetchError, TimeoutError, errorMessage } from '../errors.js';
 import type { LlmsTxt } from '../formats/llms-txt.js';
 import type { CrawlIO } from './crawl-io.js';
 import { normalizedUrl } from './normalize-url.js';
-import { asPageFailure, type RobotsFailure } from './robots-first.js';
+import { asPageError, asPageFailure, type RobotsFailure } from './robots-first.js';
 import { createScope, parseAllowedDomains } from './url-scope.js';
 
-/**
- * The notes a map gives the agent (src/output/map-report.ts capitalises them; crawl/ is below src/output/, so they
- * are named here, not in src/output/notices.ts).
- */
 /** The network failure that kept robots.txt unread, as the error the start page would have met. */
 function unreachableError(url: string, failure: RobotsFailure): Error {
   if (failure.code === 'TIMEOUT') return new TimeoutError(url, 0, undefined, failure.message);
   return new FetchError('CONNECT_FAILED', url, asPageFailure(url, failure)?.message ?? failure.message);
 }
 
-/** robots.txt's request refused outright (a private address): the start page's own failure, said at its URL. */
-function refusedAtStart(url: string, error: unknown): unknown {
-  const asPage = error instanceof SecurityError ? asPageFailure(url, error) : undefined;
-  return asPage ? new SecurityError('PRIVATE_ADDRESS', url, asPage.message) : error;
-}
-
+/**
+ * The notes a map gives the agent (src/output/map-report.ts capitalises them; crawl/ is below src/output/, so they
+ * are named here, not in src/output/notices.ts).
+ */
 export const MAP_NOTES = {
   unreachable: (why: string) => `the site could not be reached, so the start page's links were not read: ${why}`,
   robotsDisallowStart: 'robots.txt disallows the start page, so its links were not read',
@@ -151,7 +145,7 @@ export async function mapSite(options: MapSiteOptions, io: MapIO): Promise<MapRe
   try {
     // RFC 9309 §2.3.1: throws only for a refused address or cancellation, which the caller reports.
     const robots = await io.loadRobots(start.href, signal).catch((error: unknown) => {
-      throw refusedAtStart(start.href, error);
+      throw asPageError(start.href, error);
     });
 
     const llmsTxt = await io.loadLlmsTxt(start.href, signal);

@@ -2,6 +2,7 @@
 // of the origin would fail alike — the connection refused, the name unresolved, the address refused by the guard —
 // the failure is the page's own and is said at the page's URL, not at robots.txt's, which the agent never asked for
 // (issue 23). One home for crawl (visit.ts) and map (map-site.ts).
+import { SecurityError } from '../errors.js';
 import { robotsUrlFor } from '../fetch/robots.js';
 
 /** Codes a request to robots.txt shares with every URL of its origin. */
@@ -21,4 +22,10 @@ export function asPageFailure(pageUrl: string, failure: RobotsFailure): RobotsFa
   if (!SAME_FOR_EVERY_URL.has(failure.code) || !failure.message.includes(robotsUrl)) return undefined;
   const message = failure.message.replaceAll(robotsUrl, pageUrl);
   return { code: failure.code, message: `${message} (robots.txt, asked first, failed alike)` };
+}
+
+/** robots.txt's request refused outright (the guard: a private address), as the page's own error; else `error`. */
+export function asPageError(pageUrl: string, error: unknown): unknown {
+  const asPage = error instanceof SecurityError ? asPageFailure(pageUrl, error) : undefined;
+  return asPage ? new SecurityError('PRIVATE_ADDRESS', pageUrl, asPage.message) : error;
 }

@@ -1,12 +1,12 @@
 // One visit of the crawl: robots.txt and Crawl-delay first (politeness.ts), then the page read through CrawlIO and
 // its links. A failure is a result (listed under errors), except cancellation, which ends the crawl.
-import { errorMessage, SecurityError, WebReaderError } from '../errors.js';
+import { errorMessage, WebReaderError } from '../errors.js';
 import { log, logUrl } from '../log.js';
 import type { CrawlFetched, CrawlIO } from './crawl-io.js';
 import type { CrawlEntry } from './frontier.js';
 import type { Politeness } from './politeness.js';
 import { CRAWL_REASONS } from './reasons.js';
-import { asPageFailure } from './robots-first.js';
+import { asPageError, asPageFailure } from './robots-first.js';
 
 export type VisitResult =
   | { kind: 'page'; entry: CrawlEntry; page: CrawlFetched; links: string[]; canonical: string | undefined }
@@ -35,13 +35,12 @@ function unreachable(entry: CrawlEntry, failure: { code: string; message: string
   return { kind: 'error', entry, code: failure.code, message: `${failure.message} — ${why}` };
 }
 
-/** robots.txt's request was refused outright (a private address): the page's own failure, said at its URL. */
+/** The origin's robots.txt rules; a refusal of its request by the guard is the page's own, said at its URL. */
 async function robotsOf(politeness: Politeness, url: string): ReturnType<Politeness['robotsFor']> {
   try {
     return await politeness.robotsFor(url);
   } catch (error) {
-    const asPage = error instanceof SecurityError ? asPageFailure(url, error) : undefined;
-    throw asPage ? new SecurityError('PRIVATE_ADDRESS', url, asPage.message) : error;
+    throw asPageError(url, error);
   }
 }
 
