@@ -23,14 +23,32 @@ function whatIsSent(init: RequestInit | undefined): string {
   return message.method ?? 'response';
 }
 
-/** A client transport whose requests go round-robin over `replicas`, each landing recorded. */
-function roundRobinTransport(replicas: readonly Replica[], landings: Landing[]): StreamableHTTPClientTransport {
+/** Whether a tools/call POST's response stream has ended (the server closed it). */
+interface CallStream {
+  ended: boolean;
+}
+
+/**
+ * A client transport whose requests go round-robin over `replicas`, each landing recorded; each tools/call's response
+ * stream is watched for its end in `calls`.
+ */
+function roundRobinTransport(
+  replicas: readonly Replica[],
+  landings: Landing[],
+  calls: CallStream[] = [],
+): StreamableHTTPClientTransport {
   let next = 0;
   return new StreamableHTTPClientTransport(new URL(`${replicas[0]!.url}/mcp`), {
-    fetch: (input, init) => {
+    fetch: async (input, init) => {
       const replica = next++ % replicas.length;
-      landings.push({ replica, what: whatIsSent(init) });
-      return fetch(`${replicas[replica]!.url}/mcp`, init);
+      const what = whatIsSent(init);
+      landings.push({ replica, what });
+      const response = await fetch(`${replicas[replica]!.url}/mcp`, init);
+      if (what !== 'tools/call' || !response.body) return response;
+      const call: CallStream = { ended: false };
+      calls.push(call);
+      const watched = response.body.pipeThrough(new TransformStream({ flush: () => void (call.ended = true) }));
+      return new Response(watched, { status: response.status, headers: response.headers });
     },
   });
 }
@@ -132,10 +150,10 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     await origin?.close();
   });
 
-  async function connect(landings: Landing[]): Promise<Client> {
+  async function connect(landings: Landing[], calls?: CallStream[]): Promise<Client> {
     const client = new Client({ name: 'replicas-test', version: '0' });
     clients.push(client);
-    await client.connect(roundRobinTransport(replicas, landings));
+    await client.connect(roundRobinTransport(replicas, landings, calls));
     return client;
   }
 
@@ -178,7 +196,8 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
 
   it('stops a call when its notifications/cancelled lands on another replica: its upstream requests end', async () => {
     const landings: Landing[] = [];
-    const client = await connect(landings);
+    const calls: CallStream[] = [];
+    const client = await connect(landings, calls);
     const abort = new AbortController();
     const call = client
       .callTool({ name: 'crawl', arguments: { url: origin.url('/held/start'), max_pages: 10 } }, undefined, {
@@ -197,6 +216,9 @@ describeWithRedis('an MCP session served by three replicas, round-robin', (redis
     for (let i = 0; i < 3; i++) await client.listTools();
     expect(held.arrived).toBe(arrived);
     expect(held.aborted).toBe(arrived);
+    // The replica running the call ended its response stream: a cancelled request is never answered, and the stream
+    // would otherwise stay open (session 37).
+    await until("the cancelled call's stream ends", () => calls.length === 1 && calls[0]!.ended);
   });
 
   it('ends a session on every replica when the client deletes it on one', async () => {
