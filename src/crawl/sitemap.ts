@@ -10,7 +10,7 @@
 // pool runs it (src/workers/read-body.ts readSitemapBody).
 import { promisify } from 'node:util';
 import { gunzip } from 'node:zlib';
-import { TOO_LARGE_ADVICE, tooLarge } from '../fetch/read-body.js';
+import { tooLarge } from '../fetch/read-body.js';
 
 export interface ParsedSitemap {
   /** Page URLs of a `<urlset>`, in document order. */
@@ -43,7 +43,7 @@ export async function gunzipSitemap(bytes: Uint8Array, maxBytes: number, url: st
     return new Uint8Array(await gunzipAsync(bytes, { maxOutputLength: maxBytes }));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ERR_BUFFER_TOO_LARGE') throw error;
-    throw tooLarge(url, maxBytes, ' once unpacked (a gzipped sitemap)', TOO_LARGE_ADVICE.sitemap);
+    throw tooLarge(url, maxBytes, ' once unpacked (a gzipped sitemap)');
   }
 }
 

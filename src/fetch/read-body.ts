@@ -112,17 +112,21 @@ export const TOO_LARGE_ADVICE = {
 } as const;
 
 /** RESPONSE_TOO_LARGE naming the URL and MAX_RESPONSE_SIZE (a gzipped sitemap unpacked past it too). */
-export function tooLarge(
-  url: string,
-  maxBytes: number,
-  detail: string,
-  advice: string = TOO_LARGE_ADVICE.page,
-): FetchError {
+export function tooLarge(url: string, maxBytes: number, detail: string): FetchError {
   return new FetchError(
     'RESPONSE_TOO_LARGE',
     url,
-    `Response from ${url} exceeds MAX_RESPONSE_SIZE (${maxBytes} bytes)${detail}. ${advice}`,
+    `Response from ${url} exceeds MAX_RESPONSE_SIZE (${maxBytes} bytes)${detail}. ${TOO_LARGE_ADVICE.page}`,
   );
+}
+
+/**
+ * `error` with the advice for a file the engine read for the agent (a sitemap) when it is RESPONSE_TOO_LARGE: the
+ * fetch that met the limit does not know what the file is for; its reader does. Any other error as it is.
+ */
+export function tooLargeFile(error: unknown, advice: string): unknown {
+  if (!(error instanceof FetchError) || error.code !== 'RESPONSE_TOO_LARGE') return error;
+  return new FetchError(error.code, error.url, error.message.replace(TOO_LARGE_ADVICE.page, advice));
 }
 
 /** Reads `source` to the end, decoded; destroys it (and so the socket) as soon as the limit is passed. */

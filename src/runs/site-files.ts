@@ -5,8 +5,7 @@
 import { gunzipSitemap, isGzip, type ParsedSitemap } from '../crawl/sitemap.js';
 import type { Engine } from '../engine/engine.js';
 import type { PageContent } from '../engine/page-content.js';
-import { FetchError } from '../errors.js';
-import { TOO_LARGE_ADVICE } from '../fetch/read-body.js';
+import { TOO_LARGE_ADVICE, tooLargeFile } from '../fetch/read-body.js';
 import type { RobotsRules } from '../fetch/robots.js';
 
 /**
@@ -22,11 +21,16 @@ export function loadRobots(engine: Engine, url: string, signal: AbortSignal): Pr
  * Content-Encoding, which the fetcher undoes itself) is known by its bytes, not its name or Content-Type.
  */
 export async function loadSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
-  const file = await readFile(engine, url, signal).catch((error: unknown) => {
-    // Past MAX_RESPONSE_SIZE: a sitemap is not a page the agent can ask for more narrowly.
-    if (!(error instanceof FetchError) || error.code !== 'RESPONSE_TOO_LARGE') throw error;
-    throw new FetchError(error.code, error.url, error.message.replace(TOO_LARGE_ADVICE.page, TOO_LARGE_ADVICE.sitemap));
-  });
+  try {
+    return await readSitemap(engine, url, signal);
+  } catch (error) {
+    // Past MAX_RESPONSE_SIZE (sent, or unpacked): a sitemap is not a page the agent can ask for more narrowly.
+    throw tooLargeFile(error, TOO_LARGE_ADVICE.sitemap);
+  }
+}
+
+async function readSitemap(engine: Engine, url: string, signal: AbortSignal): Promise<ParsedSitemap> {
+  const file = await readFile(engine, url, signal);
   // Read in the worker pool: the file is the site's, up to MAX_RESPONSE_SIZE (src/crawl/sitemap.ts).
   if (file.kind !== 'binary') return engine.parseSitemap(file.raw);
   // Gzip is binary to the reader: its bytes, from the snapshot just read (the page cache), are unpacked here.
