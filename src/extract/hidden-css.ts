@@ -272,29 +272,7 @@ function stylesOf(html: string): StyleSource[] {
  * list to `parseHtml(html, { styles })`); without it, the pre-pass runs here for them.
  */
 export function readHidingSheet(html: string, styles: readonly StyleSource[] = stylesOf(html)): HidingSheet {
-  const hides = new Map<string, string>();
-  // The selectors of revealing rules, one per line: searched for the few names that matter, never tokenized.
-  const revealing: string[] = [];
-  const onRule = (prelude: () => string, body: string, conditional: boolean): void => {
-    let reason: string | undefined;
-    if (HIDE_HINT.test(body) || (body.includes('background') && OWN_COLOUR.test(body))) {
-      const declarations = parseDeclarations(body);
-      reason = hidingDeclarations(declarations, true);
-      if (reason === undefined && !reveals(declarations)) return;
-    } else if (!REVEAL_HINT.test(body)) {
-      return;
-    }
-    for (const raw of prelude().split(',')) {
-      const selector = raw.trim();
-      if (reason === undefined) {
-        if (!USER_ACTION.test(selector)) revealing.push(selector);
-      } else if (!conditional && SIMPLE_SELECTOR.test(selector)) {
-        // Class and id names match case-sensitively, type selectors in any case.
-        const named = selector[0] === '.' || selector[0] === '#';
-        hides.set(named ? selector[0] + unescape(selector.slice(1)) : selector.toLowerCase(), reason);
-      }
-    }
-  };
+  const reader = new SheetReader();
   let budget = MAX_SHEET_CHARS;
   for (const style of styles) {
     if (budget <= 0) break;
@@ -306,8 +284,9 @@ export function readHidingSheet(html: string, styles: readonly StyleSource[] = s
     // Each sheet on its own, as a browser parses it: an unclosed brace in one does not swallow the next.
     const to = Math.min(style.end, style.start + budget);
     budget -= to - style.start;
-    walkRules(html.slice(style.start, to), onRule);
+    walkRules(html.slice(style.start, to), reader);
   }
+  const { hides, revealing } = reader;
   if (hides.size === 0) return EMPTY_SHEET;
   const preludes = revealing.join('\n');
   const memo = new Map<string, boolean>();
@@ -323,74 +302,108 @@ export function readHidingSheet(html: string, styles: readonly StyleSource[] = s
 }
 
 /**
- * Calls `onRule` for each style rule, top level and inside conditional at-rules; other at-rules (@font-face,
+ * What one page's style rules hide and which selectors may show again. One class with one `rule` method, not a
+ * closure per page and a prelude closure per rule: the walker's call site stays monomorphic, so V8 optimizes it once
+ * (a fresh closure per page deoptimized the walker on every new page while it warmed up).
+ */
+class SheetReader {
+  readonly hides = new Map<string, string>();
+  /** The selectors of revealing rules, one per entry: searched for the few names that matter, never tokenized. */
+  readonly revealing: string[] = [];
+
+  /** The rule `text[preludeFrom, braceAt)` `{` `text[braceAt + 1, bodyEnd)` `}`. */
+  rule(text: string, preludeFrom: number, braceAt: number, bodyEnd: number, conditional: boolean): void {
+    const body = text.slice(braceAt + 1, bodyEnd);
+    let reason: string | undefined;
+    if (HIDE_HINT.test(body) || (body.includes('background') && OWN_COLOUR.test(body))) {
+      const declarations = parseDeclarations(body);
+      reason = hidingDeclarations(declarations, true);
+      if (reason === undefined && !reveals(declarations)) return;
+    } else if (!REVEAL_HINT.test(body)) {
+      return;
+    }
+    // After the last `;`: a statement at-rule (@import, @charset) may precede the prelude.
+    const prelude = text.slice(preludeFrom, braceAt);
+    for (const raw of prelude.slice(prelude.lastIndexOf(';') + 1).split(',')) {
+      const selector = raw.trim();
+      if (reason === undefined) {
+        if (!USER_ACTION.test(selector)) this.revealing.push(selector);
+      } else if (!conditional && SIMPLE_SELECTOR.test(selector)) {
+        // Class and id names match case-sensitively, type selectors in any case.
+        const named = selector[0] === '.' || selector[0] === '#';
+        this.hides.set(named ? selector[0] + unescape(selector.slice(1)) : selector.toLowerCase(), reason);
+      }
+    }
+  }
+}
+
+// walkRules' open block, besides a rule's prelude start (≥ 0).
+const NO_BLOCK = -1;
+const SKIPPED_BLOCK = -2;
+
+/**
+ * Calls `reader.rule` for each style rule, top level and inside conditional at-rules; other at-rules (@font-face,
  * @keyframes, @page) and nested blocks are skipped. Strings are skipped so a brace in `content: "{"` does not count.
  */
-function walkRules(css: string, onRule: (prelude: () => string, body: string, conditional: boolean) => void): void {
+function walkRules(css: string, reader: SheetReader): void {
   const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const SPECIAL = /[{}"']/g;
   const PLAIN_RULE = /\s*[^{}"'@\s][^{}"'@]*\{[^{}"']*\}/y;
-  // Open blocks: conditional at-rules holding rules, then at most one style rule or skipped block.
+  // Open blocks: conditional at-rules holding rules, then at most one style rule (its prelude's start and `{`) or
+  // skipped block, numbers only so the loop's state keeps one shape.
   let ruleLists = 0;
-  let inner: { preludeStart: number; bodyStart: number } | 'skip' | undefined;
+  let inner = NO_BLOCK;
+  let innerBrace = 0;
   let innerDepth = 0;
   let start = 0;
   for (;;) {
-    if (inner === undefined) {
+    if (inner === NO_BLOCK) {
       // Most rules are `prelude{declarations}` with no quote, nested block or at-rule: one step each. Tested, not
       // matched: the rule's one `{` splits it, and the prelude, which most rules never need, is cut only when asked
       // for (the match arrays of every rule of every sheet were a twelfth of what extraction allocated on news pages).
       PLAIN_RULE.lastIndex = start;
       if (PLAIN_RULE.test(text)) {
         const end = PLAIN_RULE.lastIndex;
-        const brace = text.indexOf('{', start);
-        const from = start;
-        onRule(
-          () => {
-            const prelude = text.slice(from, brace);
-            return prelude.slice(prelude.lastIndexOf(';') + 1).trim();
-          },
-          text.slice(brace + 1, end - 1),
-          ruleLists > 0,
-        );
+        reader.rule(text, start, text.indexOf('{', start), end - 1, ruleLists > 0);
         start = end;
         continue;
       }
     }
     SPECIAL.lastIndex = Math.max(SPECIAL.lastIndex, start);
     const match = SPECIAL.exec(text);
-    if (!match) return;
-    const char = match[0];
+    if (match === null) return;
     const at = match.index;
-    if (char === '"' || char === "'") {
-      const end = text.indexOf(char, at + 1);
+    const char = text.charCodeAt(at);
+    if (char === 34 || char === 39) {
+      // 34 `"`, 39 `'`
+      const end = text.indexOf(match[0], at + 1);
       if (end < 0) return;
       SPECIAL.lastIndex = end + 1;
       continue;
     }
-    if (char === '{') {
-      if (inner !== undefined) {
+    if (char === 123) {
+      // 123: `{`
+      if (inner !== NO_BLOCK) {
         innerDepth++; // a block nested in a rule body or in a skipped at-rule
         continue;
       }
-      // After the last `;`: a statement at-rule (@import, @charset) may precede the prelude.
       let preludeStart = at;
       while (preludeStart > start && text.charCodeAt(preludeStart - 1) !== 59) preludeStart--; // 59: `;`
       let first = preludeStart;
       while (first < at && text.charCodeAt(first) <= 32) first++;
-      if (text[first] !== '@') inner = { preludeStart: first, bodyStart: at + 1 };
-      else if (CONDITIONAL_AT_RULE.test(text.slice(first, at))) ruleLists++;
-      else inner = 'skip';
-    } else if (inner === undefined) {
+      if (text.charCodeAt(first) !== 64) {
+        // 64: `@`
+        inner = first;
+        innerBrace = at;
+      } else if (CONDITIONAL_AT_RULE.test(text.slice(first, at))) ruleLists++;
+      else inner = SKIPPED_BLOCK;
+    } else if (inner === NO_BLOCK) {
       if (ruleLists > 0) ruleLists--;
     } else if (innerDepth > 0) {
       innerDepth--;
     } else {
-      if (inner !== 'skip') {
-        const { preludeStart, bodyStart } = inner;
-        onRule(() => text.slice(preludeStart, bodyStart - 1).trim(), text.slice(bodyStart, at), ruleLists > 0);
-      }
-      inner = undefined;
+      if (inner !== SKIPPED_BLOCK) reader.rule(text, inner, innerBrace, at, ruleLists > 0);
+      inner = NO_BLOCK;
     }
     start = at + 1;
   }
