@@ -6,6 +6,7 @@
 // misnested inline tags stay as written.
 import { DomHandler, Parser, type Handler, type parseDocument } from 'htmlparser2';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
+import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
 import { TreeBuilder } from './tree-builder.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
@@ -66,7 +67,7 @@ class DepthCappedParser extends Parser {
     handler: Partial<Handler>,
     private readonly xmlMode: boolean,
   ) {
-    super(handler, { xmlMode });
+    super(handler, { xmlMode, Tokenizer: SKIPPING_TOKENIZER });
   }
 
   /**
