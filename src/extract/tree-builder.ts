@@ -30,6 +30,13 @@ export class TreeBuilder implements Partial<Handler> {
   private readonly pending: HtmlNode[] = [];
   /** The text or comment the next event of its kind extends (one node for `a &amp; b`, as domhandler does). */
   private last: { readonly type: 'text' | 'comment'; data: string } | undefined;
+  /**
+   * The pieces of the text `last` while more than one event writes it (`a `, `&`, ` b`), joined into one flat string
+   * when it ends. Built by `+=`, a text was a chain of pieces (a V8 cons string) that every reader walks, and the
+   * walkers that measure text, optimized for flat strings, were deoptimized by the first chain and ran up to twice as
+   * slow on a page's later text, in some runs and not others (docs/benchmarks.md, "Speed, session 38").
+   */
+  private textPieces: string[] | undefined;
   /** Inside CDATA (XML mode only, which feeds parse with domhandler): its text is not the page's. */
   private inCdata = false;
 
@@ -55,22 +62,23 @@ export class TreeBuilder implements Partial<Handler> {
     const element: HtmlElement = { type, name, attribs: empty ? NO_ATTRIBUTES : attribs, children: [], parent: null };
     this.add(element);
     this.open.push({ element, start: this.pending.length });
-    this.last = undefined;
+    this.endRun();
   }
 
   onclosetag(): void {
-    this.last = undefined;
+    this.endRun();
     if (this.open.length > 1) this.close();
   }
 
   ontext(data: string): void {
     if (this.inCdata) return;
     if (this.last?.type === 'text') {
-      this.last.data += data;
+      (this.textPieces ??= [this.last.data]).push(data);
       return;
     }
     const text = { type: 'text', data, parent: null } as { type: 'text'; data: string; parent: null };
     this.add(text as HtmlText);
+    this.endRun();
     this.last = text;
   }
 
@@ -81,30 +89,41 @@ export class TreeBuilder implements Partial<Handler> {
     }
     const comment: Comment = { type: 'comment', data, parent: null };
     this.add(comment);
+    this.endRun();
     this.last = comment;
   }
 
   oncommentend(): void {
-    this.last = undefined;
+    this.endRun();
   }
 
   oncdatastart(): void {
     this.add({ type: 'cdata', parent: null });
-    this.last = undefined;
+    this.endRun();
     this.inCdata = true;
   }
 
   oncdataend(): void {
-    this.last = undefined;
+    this.endRun();
     this.inCdata = false;
   }
 
   onprocessinginstruction(): void {
     this.add({ type: 'directive', parent: null });
-    this.last = undefined;
+    this.endRun();
   }
 
   onend(): void {
+    this.endRun();
     while (this.open.length > 0) this.close();
+  }
+
+  /** Ends the run of text or comment events that `last` gathers. */
+  private endRun(): void {
+    if (this.textPieces !== undefined) {
+      this.last!.data = this.textPieces.join('');
+      this.textPieces = undefined;
+    }
+    this.last = undefined;
   }
 }
