@@ -286,9 +286,8 @@ export function readHidingSheet(html: string, styles: readonly StyleSource[] = s
     budget -= to - style.start;
     walkRules(html.slice(style.start, to), reader);
   }
-  const { hides, revealing } = reader;
+  const { hides, revealing: preludes } = reader;
   if (hides.size === 0) return EMPTY_SHEET;
-  const preludes = revealing.join('\n');
   const memo = new Map<string, boolean>();
   const revealed = {
     has(key: string): boolean {
@@ -308,8 +307,12 @@ export function readHidingSheet(html: string, styles: readonly StyleSource[] = s
  */
 class SheetReader {
   readonly hides = new Map<string, string>();
-  /** The selectors of revealing rules, one per entry: searched for the few names that matter, never tokenized. */
-  readonly revealing: string[] = [];
+  /**
+   * The selectors of revealing rules, one per line: searched for the few names that matter, never tokenized. A string
+   * from the start, not an array of them: an empty array changes shape when its first string comes, which threw away
+   * the optimized walk of a page's first sheet.
+   */
+  revealing = '';
 
   /** The rule `text[preludeFrom, braceAt)` `{` `text[braceAt + 1, bodyEnd)` `}`. */
   rule(text: string, preludeFrom: number, braceAt: number, bodyEnd: number, conditional: boolean): void {
@@ -327,7 +330,7 @@ class SheetReader {
     for (const raw of prelude.slice(prelude.lastIndexOf(';') + 1).split(',')) {
       const selector = raw.trim();
       if (reason === undefined) {
-        if (!USER_ACTION.test(selector)) this.revealing.push(selector);
+        if (!USER_ACTION.test(selector)) this.revealing += `${selector}\n`;
       } else if (!conditional && SIMPLE_SELECTOR.test(selector)) {
         // Class and id names match case-sensitively, type selectors in any case.
         const named = selector[0] === '.' || selector[0] === '#';
@@ -366,7 +369,7 @@ function plainRules(text: string, start: number, reader: SheetReader, conditiona
  * @keyframes, @page) and nested blocks are skipped. Strings are skipped so a brace in `content: "{"` does not count.
  */
 function walkRules(css: string, reader: SheetReader): void {
-  const text = css.includes('/*') ? css.replace(/\/\*[\s\S]*?\*\//g, '') : css;
+  const text = css.replace(/\/\*[\s\S]*?\*\//g, '');
   const SPECIAL = /[{}"']/g;
   // Open blocks: conditional at-rules holding rules, then at most one style rule (its prelude's start and `{`) or
   // skipped block, numbers only so the loop's state keeps one shape.
