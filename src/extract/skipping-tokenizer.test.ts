@@ -30,7 +30,29 @@ const MARKUP = [
   '<a href=/x?a=1&b=2>link</a><br/><INPUT VALUE="&gt;">text & more &amp;&amp; end<textarea>x &lt; <b></textarea>',
   '<script>if (a < b && c) { x = "</p>"; }</script><style>.a > b { content: "&" }</style><!-- a -- b --><x-y a-b=c>',
   '<svg><![CDATA[ x < y ]]><path d="M0 0"/></svg><p>tail &am',
+  // The fast paths' edges: a name begun by `=` or a quote, an empty unquoted value, a value right after a quote, `/`
+  // inside a tag and before `>` with spaces, an end tag with spaces or attributes, `</>` and `</ p>`, names of raw-text
+  // elements and names that only begin like them, upper case, a tag left open at the end.
+  '<a =b \'c\'=d b=>x</a ><p a="1"b=\'2\'c=3/ d / >y</p foo="></p>"><br / ><br/ x></><img/ src=a.png>',
+  '</ p>z<Span CLASS=A>s</SPAN><scripty>q</scripty><styles>r</styles><titles>t</titles><tbody><x-mp>u</x-mp>',
+  '<xmp><b>raw</b></xmp><TITLE>T &amp; t</TITLE ><textarea a=1>v</textarea x><strong>w</strong><td a="&quot',
+  '<p a=&amp;b c=x&y d="e&#x41;" e=\'f&lt\'>&#60;&#x3c;&lt&LT;&nbsp&amp</p><hr a b c><!x><?y?><div a',
 ];
+
+/** Markup put together at random (seeded) from pieces that meet each other in every order. */
+function randomMarkup(seed: number, length: number): string {
+  const parts = [
+    '<', '>', '/', '=', '"', "'", ' ', '\n', '&', 'amp;', '&lt;', '&#169;', '&x', 'a', 'div', 'p', 'span', 'br',
+    'script', 'style', 'title', 'textarea', 'xmp', 'text', '<!--', '-->', '<!', '</', '/>', 'class', 'x=', 'B',
+  ]; // prettier-ignore
+  let state = seed;
+  let out = '';
+  while (out.length < length) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    out += parts[state % parts.length];
+  }
+  return out;
+}
 
 describe('SkippingTokenizer', () => {
   it('makes the events and offsets htmlparser2 makes, whole and written in two pieces at every cut', () => {
@@ -42,6 +64,19 @@ describe('SkippingTokenizer', () => {
           events(pieces, { skipping: false }),
         );
       }
+    }
+  });
+
+  it('makes the same events on random markup, whole and in three pieces', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const markup = randomMarkup(seed, 120);
+      expect(events([markup], { skipping: true }), markup).toEqual(events([markup], { skipping: false }));
+      const a = seed % 40;
+      const b = a + 1 + ((seed * 7) % 60);
+      const pieces = [markup.slice(0, a), markup.slice(a, b), markup.slice(b)];
+      expect(events(pieces, { skipping: true }), `${markup} cut at ${a}, ${b}`).toEqual(
+        events(pieces, { skipping: false }),
+      );
     }
   });
 

@@ -4,6 +4,9 @@
 // and `&` in a quoted value, `=`, `/`, `>` and whitespace in a name. Here a native scan finds the next of those and the
 // loop resumes there, in the same state, so the tokens and their offsets are the ones htmlparser2 makes (the news
 // pages' markup is three quarters start tags, most of it attribute values: docs/benchmarks.md, "Speed, session 38").
+// Its loop, too, takes text runs, start tags with their attributes and end tags a token at a time (parse below): each
+// state change had been a turn through htmlparser2's 26-way dispatch, whose optimized code V8 compiled and threw away
+// several times while a worker warmed up.
 // The overridden states are private in htmlparser2's types (10.x); parse.test.ts and the eval's same-output check
 // fail loudly if they ever change.
 import { Tokenizer } from 'htmlparser2';
@@ -13,11 +16,61 @@ interface TokenizerStates {
   buffer: string;
   index: number;
   offset: number;
+  state: number;
+  sectionStart: number;
+  sequenceIndex: number;
+  isSpecial: boolean;
+  running: boolean;
+  readonly xmlMode: boolean;
+  readonly decodeEntities: boolean;
+  readonly cbs: TokenizerCallbacks;
+  parse(): void;
+  cleanup(): void;
+  startEntity(): void;
+  stateInEntity(): void;
   stateText(c: number): void;
   stateInAttributeValueDoubleQuotes(c: number): void;
   stateInAttributeValueSingleQuotes(c: number): void;
   stateInAttributeName(c: number): void;
   stateInTagName(c: number): void;
+}
+
+/** The tokenizer's callbacks the fast paths below make (htmlparser2's Parser implements them). */
+interface TokenizerCallbacks {
+  onopentagname(start: number, endIndex: number): void;
+  onopentagend(endIndex: number): void;
+  onselfclosingtag(endIndex: number): void;
+  onclosetag(start: number, endIndex: number): void;
+  onattribname(start: number, endIndex: number): void;
+  onattribdata(start: number, endIndex: number): void;
+  onattribend(quote: number, endIndex: number): void;
+  ontext(start: number, endIndex: number): void;
+}
+
+/** htmlparser2's tokenizer states (its `State`, not exported), those the fast paths enter or leave. */
+const enum State {
+  Text = 1,
+  BeforeTagName = 2,
+  InSelfClosingTag = 4,
+  InClosingTagName = 6,
+  AfterClosingTagName = 7,
+  BeforeAttributeName = 8,
+  InAttributeName = 9,
+  AfterAttributeName = 10,
+  BeforeAttributeValue = 11,
+  InAttributeValueDq = 12,
+  InAttributeValueSq = 13,
+  InAttributeValueNq = 14,
+  InSpecialTag = 25,
+  InEntity = 26,
+}
+
+/** htmlparser2's `QuoteType`. */
+const enum Quote {
+  NoValue = 0,
+  Unquoted = 1,
+  Single = 2,
+  Double = 3,
 }
 
 const Base = Tokenizer as unknown as new (...args: ConstructorParameters<typeof Tokenizer>) => TokenizerStates;
@@ -29,11 +82,58 @@ const SINGLE_QUOTED_STOP = /['&]/g;
 const NAME_STOP = /[=\t\n\f\r />]/g;
 const TAG_NAME_STOP = /[\t\n\f\r />]/g;
 
+// The fast paths' stops: the end of a start tag's name, of an end tag's name, of an unquoted attribute value.
+const OPEN_NAME_END = TAG_NAME_STOP;
+const CLOSE_NAME_END = /[\t\n\f\r >]/g;
+const UNQUOTED_STOP = /[\t\n\f\r >&]/g;
+// RAWTEXT and RCDATA elements: htmlparser2 reads their content in states of its own (InSpecialTag), left to it.
+const SPECIAL_NAME = /^(?:script|style|title|textarea|xmp)$/i;
+
 const LT = 60;
 const AMP = 38;
 const DOUBLE_QUOTE = 34;
 const SINGLE_QUOTE = 39;
 const EQUALS = 61;
+const SLASH = 47;
+const GT = 62;
+
+// htmlparser2's state methods by State number (26 states, 10.x): the fast paths' fallback steps one character in
+// whichever state they leave the tokenizer.
+const STATE_METHODS = [
+  '', 'stateText', 'stateBeforeTagName', 'stateInTagName', 'stateInSelfClosingTag', 'stateBeforeClosingTagName',
+  'stateInClosingTagName', 'stateAfterClosingTagName', 'stateBeforeAttributeName', 'stateInAttributeName',
+  'stateAfterAttributeName', 'stateBeforeAttributeValue', 'stateInAttributeValueDoubleQuotes',
+  'stateInAttributeValueSingleQuotes', 'stateInAttributeValueNoQuotes', 'stateBeforeDeclaration', 'stateInDeclaration',
+  'stateInProcessingInstruction', 'stateBeforeComment', 'stateCDATASequence', 'stateInSpecialComment',
+  'stateInCommentLike', 'stateBeforeSpecialS', 'stateBeforeSpecialT', 'stateSpecialStartSequence', 'stateInSpecialTag',
+  'stateInEntity',
+] as const; // prettier-ignore
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 12 || c === 13;
+}
+
+function isAsciiAlpha(c: number): boolean {
+  const lower = c | 0x20;
+  return lower >= 97 && lower <= 122;
+}
+
+/** The first index from `at` that is not whitespace, or `text.length`. */
+function skipSpace(text: string, at: number): number {
+  while (at < text.length && isSpace(text.charCodeAt(at))) at++;
+  return at;
+}
+
+/** Whether `text[from, to)` names an element htmlparser2 reads as raw text or RCDATA. */
+function isSpecialName(text: string, from: number, to: number): boolean {
+  const first = text.charCodeAt(from) | 0x20;
+  const length = to - from;
+  const candidate =
+    (first === 115 && (length === 5 || length === 6)) || // s: style, script
+    (first === 116 && (length === 5 || length === 8)) || // t: title, textarea
+    (first === 120 && length === 3); // x: xmp
+  return candidate && SPECIAL_NAME.test(text.slice(from, to));
+}
 
 /** Whether `c` ends a tag or attribute name: whitespace, `/` or `>` (htmlparser2's isEndOfTagSection). */
 function endsName(c: number): boolean {
@@ -41,6 +141,177 @@ function endsName(c: number): boolean {
 }
 
 class SkippingTokenizer extends Base {
+  /**
+   * htmlparser2's loop, with what most of a page is made of taken a token at a time: a run of text, a start tag's
+   * name and each of its attributes, an end tag. Each fast path makes the callbacks htmlparser2's states make and
+   * leaves the tokenizer in the state, index and section they would, so where it stops (an entity in a value, the end
+   * of a piece, a rare construct) htmlparser2's own states go on, one character per step. Feeds (XML mode), and
+   * text read without decoding entities, keep htmlparser2's loop. Pausing takes effect at the next token, not the next character (nothing here pauses).
+   */
+  override parse(): void {
+    if (this.xmlMode || !this.decodeEntities) {
+      super.parse();
+      return;
+    }
+    const end = this.buffer.length + this.offset;
+    while (this.index < end && this.running) {
+      const state = this.state;
+      if (state === State.Text) this.text(end);
+      else if (state === State.BeforeTagName) this.tagStart();
+      else if (state === State.BeforeAttributeName) this.attributes(end);
+      else if (state === State.InEntity) {
+        this.stateInEntity();
+        this.index++;
+      } else this.step();
+    }
+    this.cleanup();
+  }
+
+  /** One character in the current state, as htmlparser2's loop takes it. */
+  private step(): void {
+    const method = STATE_METHODS[this.state]! as 'stateText';
+    this[method](this.buffer.charCodeAt(this.index - this.offset));
+    this.index++;
+  }
+
+  /** Text up to the next `<` (its text handed over, the tag begun) or `&` (an entity begun), or the piece's end. */
+  private text(end: number): void {
+    TEXT_STOP.lastIndex = this.index - this.offset;
+    if (!TEXT_STOP.test(this.buffer)) {
+      this.index = end;
+      return;
+    }
+    const at = TEXT_STOP.lastIndex - 1 + this.offset;
+    this.index = at;
+    if (this.buffer.charCodeAt(at - this.offset) === LT) {
+      if (at > this.sectionStart) this.cbs.ontext(this.sectionStart, at);
+      this.state = State.BeforeTagName;
+      this.sectionStart = at;
+    } else this.startEntity();
+    this.index = at + 1;
+  }
+
+  /** After `<`: a start tag's name or a whole end tag, when the piece holds it and it is not raw text's. */
+  private tagStart(): void {
+    const { buffer, offset } = this;
+    const from = this.index - offset;
+    const c = buffer.charCodeAt(from);
+    if (isAsciiAlpha(c)) {
+      OPEN_NAME_END.lastIndex = from + 1;
+      if (!OPEN_NAME_END.test(buffer)) return this.step();
+      const nameEnd = OPEN_NAME_END.lastIndex - 1;
+      if (isSpecialName(buffer, from, nameEnd)) return this.step();
+      this.cbs.onopentagname(from + offset, nameEnd + offset);
+      this.sectionStart = -1;
+      this.state = State.BeforeAttributeName;
+      this.index = nameEnd + offset; // the character after the name is read again, there
+      return;
+    }
+    if (c !== SLASH || !isAsciiAlpha(buffer.charCodeAt(from + 1))) return this.step();
+    CLOSE_NAME_END.lastIndex = from + 2;
+    if (!CLOSE_NAME_END.test(buffer)) return this.step();
+    const nameEnd = CLOSE_NAME_END.lastIndex - 1;
+    this.cbs.onclosetag(from + 1 + offset, nameEnd + offset);
+    // Whatever follows the name up to `>` is ignored (`</p foo>`); with no `>` yet, the next piece may hold it.
+    const gt = buffer.indexOf('>', nameEnd);
+    if (gt < 0) {
+      this.sectionStart = -1;
+      this.state = State.AfterClosingTagName;
+      this.index = buffer.length + offset;
+      return;
+    }
+    this.state = State.Text;
+    this.sectionStart = this.index = gt + offset + 1;
+  }
+
+  /**
+   * A start tag's attributes, one after another, and its end (`>` or `/>`). Stops with htmlparser2's state where a
+   * value holds an entity or the piece ends.
+   */
+  private attributes(end: number): void {
+    const { buffer, offset, cbs } = this;
+    let p = this.index - offset;
+    for (;;) {
+      p = skipSpace(buffer, p);
+      if (p >= buffer.length) return this.stop(State.BeforeAttributeName, end);
+      let c = buffer.charCodeAt(p);
+      if (c === GT) {
+        cbs.onopentagend(p + offset);
+        if (this.isSpecial) {
+          this.state = State.InSpecialTag;
+          this.sequenceIndex = 0;
+        } else this.state = State.Text;
+        this.sectionStart = this.index = p + offset + 1;
+        return;
+      }
+      if (c === SLASH) {
+        const next = skipSpace(buffer, p + 1);
+        if (next >= buffer.length) return this.stop(State.InSelfClosingTag, end);
+        if (buffer.charCodeAt(next) === GT) {
+          cbs.onselfclosingtag(next + offset);
+          this.state = State.Text;
+          this.sectionStart = this.index = next + offset + 1;
+          this.isSpecial = false;
+          return;
+        }
+        p = next; // anything else starts over, before an attribute name
+        continue;
+      }
+      // A name: this character (even `=` or a quote) and the rest up to `=`, whitespace, `/` or `>`.
+      NAME_STOP.lastIndex = p + 1;
+      if (!NAME_STOP.test(buffer)) {
+        this.sectionStart = p + offset;
+        return this.stop(State.InAttributeName, end);
+      }
+      const nameEnd = NAME_STOP.lastIndex - 1;
+      cbs.onattribname(p + offset, nameEnd + offset);
+      this.sectionStart = nameEnd + offset;
+      p = skipSpace(buffer, nameEnd);
+      if (p >= buffer.length) return this.stop(State.AfterAttributeName, end);
+      c = buffer.charCodeAt(p);
+      if (c !== EQUALS) {
+        // No value: what follows is the tag's end or the next name.
+        cbs.onattribend(Quote.NoValue, this.sectionStart);
+        if (c === SLASH || c === GT) this.sectionStart = -1;
+        continue;
+      }
+      p = skipSpace(buffer, p + 1);
+      if (p >= buffer.length) return this.stop(State.BeforeAttributeValue, end);
+      c = buffer.charCodeAt(p);
+      const quoted = c === DOUBLE_QUOTE || c === SINGLE_QUOTE;
+      const from = quoted ? p + 1 : p; // an unquoted value starts at this character
+      const stop = c === DOUBLE_QUOTE ? DOUBLE_QUOTED_STOP : c === SINGLE_QUOTE ? SINGLE_QUOTED_STOP : UNQUOTED_STOP;
+      stop.lastIndex = from;
+      const at = stop.test(buffer) ? stop.lastIndex - 1 : buffer.length;
+      if (at === buffer.length || buffer.charCodeAt(at) === AMP) {
+        // An entity (htmlparser2 decodes it) or the piece's end: its value states go on from here.
+        this.state =
+          c === DOUBLE_QUOTE
+            ? State.InAttributeValueDq
+            : c === SINGLE_QUOTE
+              ? State.InAttributeValueSq
+              : State.InAttributeValueNq;
+        this.sectionStart = from + offset;
+        this.index = at + offset;
+        return;
+      }
+      cbs.onattribdata(from + offset, at + offset);
+      this.sectionStart = -1;
+      if (quoted) {
+        cbs.onattribend(c === DOUBLE_QUOTE ? Quote.Double : Quote.Single, at + offset + 1);
+        p = at + 1;
+      } else {
+        cbs.onattribend(Quote.Unquoted, at + offset);
+        p = at; // whitespace or `>`, read again before the next name
+      }
+    }
+  }
+
+  private stop(state: State, end: number): void {
+    this.state = state;
+    this.index = end;
+  }
+
   /** Moves to just before the next character `stop` finds (the loop steps onto it), or to the buffer's end. */
   private skipTo(stop: RegExp): void {
     stop.lastIndex = this.index - this.offset + 1;
