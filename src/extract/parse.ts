@@ -60,7 +60,10 @@ class DepthCappedParser extends Parser {
   private readonly dropped: string[] = [];
   /** How many of each name are in `dropped`, so an end tag for none of them costs O(1). */
   private readonly droppedCount = new Map<string, number>();
-  /** Inside a dropped start tag: its attribute events are ignored until the tag ends. */
+  /**
+   * Inside a dropped start tag, until it ends. Its attributes need no guard: htmlparser2 gathers an attribute into
+   * the tag's record only while a start tag it emitted is open, and none was.
+   */
   private inDroppedTag = false;
 
   constructor(
@@ -103,22 +106,6 @@ class DepthCappedParser extends Parser {
       }
     }
     super.onopentagname(start, endIndex);
-  }
-
-  override onattribname(start: number, endIndex: number): void {
-    if (!this.inDroppedTag) super.onattribname(start, endIndex);
-  }
-
-  override onattribdata(start: number, endIndex: number): void {
-    if (!this.inDroppedTag) super.onattribdata(start, endIndex);
-  }
-
-  override onattribentity(codepoint: number): void {
-    if (!this.inDroppedTag) super.onattribentity(codepoint);
-  }
-
-  override onattribend(quote: Parameters<Parser['onattribend']>[0], endIndex: number): void {
-    if (!this.inDroppedTag) super.onattribend(quote, endIndex);
   }
 
   override onopentagend(endIndex: number): void {
