@@ -7,7 +7,7 @@
 import { DomHandler, Parser, type Handler, type parseDocument } from 'htmlparser2';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
 import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
-import { TreeBuilder } from './tree-builder.js';
+import { MAX_NESTING_DEPTH, TreeParser } from './tree-parser.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -40,14 +40,8 @@ export interface HtmlOther {
 
 export type HtmlNode = HtmlElement | HtmlText | HtmlOther;
 
-/**
- * The deepest an element is nested. Browsers cap the tree their HTML parser builds (Blink: 512,
- * `kMaximumHTMLParserDOMTreeDepth` in html_construction_site.cc); past the cap they attach new nodes to the element
- * at the cap instead of nesting them. We do the same, so a page of 100,000 nested elements costs a flat list, not a
- * 100,000-deep tree: htmlparser2's open-element stack is an array it `unshift`s (quadratic: 11 s to parse such a
- * page), and every walker here recurses (a stack overflow).
- */
-export const MAX_NESTING_DEPTH = 512;
+// The depth cap (MAX_NESTING_DEPTH) is tree-parser.ts's; DepthCappedParser applies it to htmlparser2's Parser.
+export { MAX_NESTING_DEPTH } from './tree-parser.js';
 
 /**
  * htmlparser2's parser with the browser's depth cap. An element opened at the cap is dropped — its start tag, its
@@ -148,7 +142,7 @@ class DepthCappedParser extends Parser {
 
 /**
  * Markup → a DOM tree (domhandler's nodes, which DomUtils walks) nested at most MAX_NESTING_DEPTH deep: feeds, in
- * `xmlMode`. A page's HTML is parsed by parseHtml into the light tree of tree-builder.ts, under the same cap.
+ * `xmlMode`. A page's HTML is parsed by parseHtml into the light tree of tree-parser.ts, under the same cap.
  */
 export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {}): ReturnType<typeof parseDocument> {
   const handler = new DomHandler(undefined, { xmlMode: options.xmlMode ?? false });
@@ -165,16 +159,16 @@ export function parseHtml(
   options: { styles?: StyleSource[]; source?: readonly string[] } = {},
 ): HtmlDocument {
   const source = options.source ?? cutNeverRendered(html, options.styles);
-  const builder = new TreeBuilder(); // the light tree (tree-builder.ts); feeds keep domhandler's, above
-  new DepthCappedParser(builder, false).parsePieces(source);
-  const doc = builder.root;
+  const parser = new TreeParser(); // the light tree (tree-parser.ts); feeds keep domhandler's, above
+  parser.parse(source);
+  const doc = parser.root;
   placeBodyContent(doc);
   return doc;
 }
 
 /**
  * htmlparser2's events for HTML the pre-pass has cut (cutNeverRendered), under the same depth cap, to a handler that
- * builds no tree (link-stream.ts). The handler sees what TreeBuilder would build from, before placeBodyContent.
+ * builds no tree (link-stream.ts). The handler sees the events the tree of parseHtml is built by (tree-parser.ts), before placeBodyContent.
  */
 export function streamHtml(source: readonly string[], handler: Partial<Handler>): void {
   new DepthCappedParser(handler, false).parsePieces(source);

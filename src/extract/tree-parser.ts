@@ -1,0 +1,317 @@
+// A page's HTML → the light tree extraction reads, from the tokenizer's events directly. htmlparser2's Parser sits
+// between its tokenizer and a handler: it slices names and text out of the pieces written, keeps the open elements
+// in an array it `unshift`s, and calls the handler for each event through optional calls; a handler then builds the
+// nodes. Here one class does both, so a start tag is one element made where the tag ends, its attributes gathered on
+// the way, and nothing else is made or looked up. The tree is the one htmlparser2's Parser with parse.ts's depth cap
+// and a handler building nodes would give, node for node: tree-parser.test.ts compares the two on markup made to
+// meet every rule below and on every evaluation page (bench/same-output.mjs), so a rule changed in one and not the
+// other fails there. The rules are htmlparser2's (10.x, Parser.ts), not the HTML standard's: implied end tags for a
+// few elements, void elements, `</br>` and `</p>` with no open `<p>`, `/>` closing only inside <svg> and <math>.
+// Feeds (XML mode) and link-stream.ts's events keep htmlparser2's Parser (parse.ts).
+import type { TokenizerCallbacks } from 'htmlparser2';
+import type { HtmlDocument, HtmlElement, HtmlNode, HtmlText } from './parse.js';
+import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
+
+/**
+ * The deepest an element is nested. Browsers cap the tree their HTML parser builds (Blink: 512,
+ * `kMaximumHTMLParserDOMTreeDepth` in html_construction_site.cc); past the cap they attach new nodes to the element
+ * at the cap instead of nesting them. We do the same (here and in parse.ts's DepthCappedParser), so a page of 100,000 nested elements costs a flat list, not a
+ * 100,000-deep tree: htmlparser2's open-element stack is an array it `unshift`s (quadratic: 11 s to parse such a
+ * page), and every walker here recurses (a stack overflow).
+ */
+export const MAX_NESTING_DEPTH = 512;
+
+/** The attributes of every element that has none: frozen, since it is shared. */
+const NO_ATTRIBUTES: Record<string, string> = Object.freeze({});
+
+// htmlparser2's tables (Parser.ts): the start tags that close the open element named in their set first.
+const P = new Set(['p']);
+const FORM = new Set(['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea']);
+const TABLE_SECTION = new Set(['thead', 'tbody']);
+const DD_DT = new Set(['dd', 'dt']);
+const RT_RP = new Set(['rt', 'rp']);
+const OPEN_IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>([
+  ['tr', new Set(['tr', 'th', 'td'])], ['th', new Set(['th'])], ['td', new Set(['thead', 'th', 'td'])],
+  ['body', new Set(['head', 'link', 'script'])], ['li', new Set(['li'])],
+  ['p', P], ['h1', P], ['h2', P], ['h3', P], ['h4', P], ['h5', P], ['h6', P],
+  ['select', FORM], ['input', FORM], ['output', FORM], ['button', FORM], ['datalist', FORM], ['textarea', FORM],
+  ['option', new Set(['option'])], ['optgroup', new Set(['optgroup', 'option'])], ['dd', DD_DT], ['dt', DD_DT],
+  ['address', P], ['article', P], ['aside', P], ['blockquote', P], ['details', P], ['div', P], ['dl', P],
+  ['fieldset', P], ['figcaption', P], ['figure', P], ['footer', P], ['form', P], ['header', P], ['hr', P],
+  ['main', P], ['nav', P], ['ol', P], ['pre', P], ['section', P], ['table', P], ['ul', P],
+  ['rt', RT_RP], ['rp', RT_RP], ['tbody', TABLE_SECTION], ['tfoot', TABLE_SECTION],
+]); // prettier-ignore
+const VOID_ELEMENTS = new Set([
+  'area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr', 'img', 'input', 'isindex', 'keygen',
+  'link', 'meta', 'param', 'source', 'track', 'wbr',
+]); // prettier-ignore
+const FOREIGN_CONTEXT = new Set(['math', 'svg']);
+const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
+
+const { hasOwn } = Object as unknown as { hasOwn(object: object, key: string): boolean };
+
+/** The tokenizer's callbacks, building the tree; `root` holds it once `parse` has returned. */
+export class TreeParser implements TokenizerCallbacks {
+  readonly root: HtmlDocument = { type: 'root', children: [], parent: null };
+  private readonly tokenizer = new SKIPPING_TOKENIZER({ xmlMode: false, decodeEntities: true }, this);
+  /** The pieces written and not yet read past, the first starting at `bufferOffset` in the document. */
+  private readonly buffers: string[] = [];
+  private bufferOffset = 0;
+  /** The open elements, the root first, the innermost last; beside each, where its children start in `pending`. */
+  private readonly open: (HtmlElement | HtmlDocument)[] = [this.root];
+  private readonly starts: number[] = [0];
+  /**
+   * The children of every open element, in one array up to `pendingLength`: an element gets its own, exactly as
+   * long, when it closes (an array grown by push keeps 17 slots for a single child). Slots past the length are
+   * written over, never cut off: setting an array's length is a call into V8's runtime.
+   */
+  private readonly pending: HtmlNode[] = [];
+  private pendingLength = 0;
+  /** Whether `/>` closes an element here: inside <svg> or <math>, not in their HTML integration points. Last is now. */
+  private readonly foreign: boolean[] = [false];
+  /** The start tag being read: its name, and its attributes (null while a dropped tag is read). */
+  private tagName = '';
+  private attribs: Record<string, string> | null = null;
+  private attribName = '';
+  private attribValue = '';
+  /** The text node the next text event extends (`a `, `&amp;`, ` b` make one node), and its pieces while it grows. */
+  private lastText: { data: string } | undefined;
+  private textPieces: string[] | undefined;
+  /** The elements dropped at the depth cap and still open, innermost last, with how many of each name. */
+  private readonly dropped: string[] = [];
+  private readonly droppedCount = new Map<string, number>();
+  private inDroppedTag = false;
+
+  /** Reads `pieces` one after another as one document (a token may span two) and ends it. */
+  parse(pieces: readonly string[]): void {
+    for (const piece of pieces) {
+      this.buffers.push(piece);
+      this.tokenizer.write(piece);
+    }
+    this.tokenizer.end();
+  }
+
+  // --- Start tags
+
+  onopentagname(start: number, endIndex: number): void {
+    const name = this.getSlice(start, endIndex).toLowerCase();
+    if (this.open.length > MAX_NESTING_DEPTH && !VOID_ELEMENTS.has(name)) {
+      // At the cap: the element is dropped, its content joins the element at the cap (MAX_NESTING_DEPTH).
+      this.dropped.push(name);
+      this.droppedCount.set(name, (this.droppedCount.get(name) ?? 0) + 1);
+      this.inDroppedTag = true;
+      this.attribs = null;
+      return;
+    }
+    this.startTag(name);
+  }
+
+  onattribname(start: number, endIndex: number): void {
+    if (this.attribs !== null) this.attribName = this.getSlice(start, endIndex).toLowerCase();
+  }
+
+  onattribdata(start: number, endIndex: number): void {
+    if (this.attribs !== null) this.attribValue += this.getSlice(start, endIndex);
+  }
+
+  onattribentity(codepoint: number): void {
+    if (this.attribs !== null) this.attribValue += String.fromCodePoint(codepoint);
+  }
+
+  onattribend(): void {
+    const { attribs } = this;
+    if (attribs === null) return;
+    // The first of two attributes of one name wins.
+    if (!hasOwn(attribs, this.attribName)) attribs[this.attribName] = this.attribValue;
+    this.attribValue = '';
+  }
+
+  onopentagend(): void {
+    if (this.inDroppedTag) this.inDroppedTag = false;
+    else this.endStartTag();
+  }
+
+  onselfclosingtag(): void {
+    // `<x/>` closes only in foreign content; in HTML the slash means nothing on a non-void element (HTML §13.2.6.1).
+    if (this.inDroppedTag) this.inDroppedTag = false;
+    else if (this.foreign[this.foreign.length - 1]) this.closeCurrentTag();
+    else this.endStartTag();
+  }
+
+  /** A start tag's name: the open elements it implies the end of close, and its attributes are gathered next. */
+  private startTag(name: string): void {
+    const implied = OPEN_IMPLIES_CLOSE.get(name);
+    if (implied) while (this.open.length > 1 && implied.has(this.innermostName())) this.close();
+    if (!VOID_ELEMENTS.has(name)) {
+      if (FOREIGN_CONTEXT.has(name)) this.foreign.push(true);
+      else if (HTML_INTEGRATION.has(name)) this.foreign.push(false);
+    }
+    this.tagName = name;
+    this.attribs = {};
+  }
+
+  /** The start tag's element, made where the tag ends: opened, or (void) left closed. */
+  private endStartTag(): void {
+    const name = this.tagName;
+    const attribs = this.attribs;
+    this.attribs = null;
+    this.tagName = '';
+    if (attribs === null) return;
+    let empty = true;
+    for (const _ in attribs) {
+      empty = false;
+      break;
+    }
+    const type = name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag';
+    const element: HtmlElement = { type, name, attribs: empty ? NO_ATTRIBUTES : attribs, children: [], parent: null };
+    this.endText();
+    this.add(element);
+    if (!VOID_ELEMENTS.has(name)) {
+      this.open.push(element);
+      this.starts.push(this.pendingLength);
+    }
+  }
+
+  /** Ends the start tag and closes its element at once (`<path/>` in <svg>, an implied `<p>` for `</p>`). */
+  private closeCurrentTag(): void {
+    const name = this.tagName;
+    this.endStartTag();
+    if (this.open.length > 1 && this.innermostName() === name) this.close();
+  }
+
+  // --- End tags
+
+  onclosetag(start: number, endIndex: number): void {
+    const name = this.getSlice(start, endIndex).toLowerCase();
+    if ((this.droppedCount.get(name) ?? 0) > 0) {
+      this.endDroppedTag(name);
+      return;
+    }
+    const depth = this.open.length;
+    if (FOREIGN_CONTEXT.has(name) || HTML_INTEGRATION.has(name)) this.foreign.pop();
+    if (!VOID_ELEMENTS.has(name)) {
+      let at = this.open.length - 1;
+      while (at > 0 && (this.open[at] as HtmlElement).name !== name) at--;
+      if (at > 0) while (this.open.length > at) this.close();
+      else if (name === 'p') {
+        // `</p>` with no `<p>` open is an empty paragraph, as in a browser.
+        this.startTag('p');
+        this.closeCurrentTag();
+      }
+    } else if (name === 'br') {
+      // `</br>` is a `<br>`, as in a browser.
+      this.endText();
+      this.add({ type: 'tag', name: 'br', attribs: NO_ATTRIBUTES, children: [], parent: null });
+    }
+    // A real element closed: the dropped ones were inside it and end with it.
+    if (this.open.length < depth && this.dropped.length > 0) {
+      this.dropped.length = 0;
+      this.droppedCount.clear();
+    }
+  }
+
+  /** Ends the innermost dropped `name` and any dropped element opened inside it (misnested tags). */
+  private endDroppedTag(name: string): void {
+    this.inDroppedTag = false;
+    for (;;) {
+      const top = this.dropped.pop()!;
+      this.droppedCount.set(top, this.droppedCount.get(top)! - 1);
+      if (top === name) return;
+    }
+  }
+
+  // --- Text and the rest
+
+  ontext(start: number, endIndex: number): void {
+    this.text(this.getSlice(start, endIndex));
+  }
+
+  ontextentity(codepoint: number): void {
+    this.text(String.fromCodePoint(codepoint));
+  }
+
+  oncomment(start: number, endIndex: number, offset: number): void {
+    this.comment(this.getSlice(start, endIndex - offset));
+  }
+
+  oncdata(start: number, endIndex: number, offset: number): void {
+    // In HTML, CDATA outside foreign content is a bogus comment.
+    this.comment(`[CDATA[${this.getSlice(start, endIndex - offset)}]]`);
+  }
+
+  ondeclaration(): void {
+    this.endText();
+    this.add({ type: 'directive', parent: null });
+  }
+
+  onprocessinginstruction(): void {
+    this.ondeclaration();
+  }
+
+  onend(): void {
+    this.endText();
+    while (this.open.length > 0) this.close();
+  }
+
+  private text(data: string): void {
+    if (this.lastText !== undefined) {
+      (this.textPieces ??= [this.lastText.data]).push(data);
+      return;
+    }
+    const text = { type: 'text', data, parent: null } as { type: 'text'; data: string; parent: null };
+    this.add(text as HtmlText);
+    this.lastText = text;
+  }
+
+  private comment(data: string): void {
+    this.endText();
+    this.add({ type: 'comment', data, parent: null } as HtmlNode);
+  }
+
+  /**
+   * Ends the text node the last text events wrote, its pieces joined into one flat string: built by `+=`, a text was
+   * a chain of pieces (a V8 cons string) that every reader walks (docs/benchmarks.md, "Speed, session 38").
+   */
+  private endText(): void {
+    if (this.textPieces !== undefined) {
+      this.lastText!.data = this.textPieces.join('');
+      this.textPieces = undefined;
+    }
+    this.lastText = undefined;
+  }
+
+  private add(node: HtmlNode): void {
+    node.parent = this.open[this.open.length - 1]!;
+    this.pending[this.pendingLength++] = node;
+  }
+
+  /** Closes the innermost open element: its children taken out of `pending`. */
+  private close(): void {
+    this.endText();
+    const element = this.open.pop()!;
+    const start = this.starts.pop()!;
+    element.children = this.pending.slice(start, this.pendingLength);
+    this.pendingLength = start;
+  }
+
+  private innermostName(): string {
+    return (this.open[this.open.length - 1] as HtmlElement).name;
+  }
+
+  /** The document's text between two offsets, which may lie in different pieces (htmlparser2's Parser.getSlice). */
+  private getSlice(start: number, end: number): string {
+    const { buffers } = this;
+    while (start - this.bufferOffset >= buffers[0]!.length) this.shiftBuffer();
+    let slice = buffers[0]!.slice(start - this.bufferOffset, end - this.bufferOffset);
+    while (end - this.bufferOffset > buffers[0]!.length) {
+      this.shiftBuffer();
+      slice += buffers[0]!.slice(0, end - this.bufferOffset);
+    }
+    return slice;
+  }
+
+  private shiftBuffer(): void {
+    this.bufferOffset += this.buffers[0]!.length;
+    this.buffers.shift();
+  }
+}
