@@ -72,6 +72,8 @@ export class TreeParser implements TokenizerCallbacks {
   /** The start tag being read: its name, and its attributes (null while a dropped tag is read). */
   private tagName = '';
   private attribs: Record<string, string> | null = null;
+  /** How many attributes `attribs` holds: counted, not asked of the record (a for…in per element). */
+  private attribCount = 0;
   private attribName = '';
   private attribValue = '';
   /** The text node the next text event extends (`a `, `&amp;`, ` b` make one node), and its pieces while it grows. */
@@ -122,7 +124,10 @@ export class TreeParser implements TokenizerCallbacks {
     const { attribs } = this;
     if (attribs === null) return;
     // The first of two attributes of one name wins.
-    if (!hasOwn(attribs, this.attribName)) attribs[this.attribName] = this.attribValue;
+    if (!hasOwn(attribs, this.attribName)) {
+      attribs[this.attribName] = this.attribValue;
+      this.attribCount++;
+    }
     this.attribValue = '';
   }
 
@@ -148,6 +153,7 @@ export class TreeParser implements TokenizerCallbacks {
     }
     this.tagName = name;
     this.attribs = {};
+    this.attribCount = 0;
   }
 
   /** The start tag's element, made where the tag ends: opened, or (void) left closed. */
@@ -157,14 +163,15 @@ export class TreeParser implements TokenizerCallbacks {
     this.attribs = null;
     this.tagName = '';
     if (attribs === null) return;
-    let empty = true;
-    for (const _ in attribs) {
-      empty = false;
-      break;
-    }
     const type = name === 'script' ? 'script' : name === 'style' ? 'style' : 'tag';
-    const element: HtmlElement = { type, name, attribs: empty ? NO_ATTRIBUTES : attribs, children: [], parent: null };
     this.endText();
+    const element: HtmlElement = {
+      type,
+      name,
+      attribs: this.attribCount === 0 ? NO_ATTRIBUTES : attribs,
+      children: [],
+      parent: this.innermost(),
+    };
     this.add(element);
     if (!VOID_ELEMENTS.has(name)) {
       this.open.push(element);
@@ -201,7 +208,7 @@ export class TreeParser implements TokenizerCallbacks {
     } else if (name === 'br') {
       // `</br>` is a `<br>`, as in a browser.
       this.endText();
-      this.add({ type: 'tag', name: 'br', attribs: NO_ATTRIBUTES, children: [], parent: null });
+      this.add({ type: 'tag', name: 'br', attribs: NO_ATTRIBUTES, children: [], parent: this.innermost() });
     }
     // A real element closed: the dropped ones were inside it and end with it.
     if (this.open.length < depth && this.dropped.length > 0) {
@@ -241,7 +248,7 @@ export class TreeParser implements TokenizerCallbacks {
 
   ondeclaration(): void {
     this.endText();
-    this.add({ type: 'directive', parent: null });
+    this.add({ type: 'directive', parent: this.innermost() });
   }
 
   onprocessinginstruction(): void {
@@ -258,14 +265,14 @@ export class TreeParser implements TokenizerCallbacks {
       (this.textPieces ??= [this.lastText.data]).push(data);
       return;
     }
-    const text = { type: 'text', data, parent: null } as { type: 'text'; data: string; parent: null };
-    this.add(text as HtmlText);
+    const text: HtmlText = { type: 'text', data, parent: this.innermost() };
+    this.add(text);
     this.lastText = text;
   }
 
   private comment(data: string): void {
     this.endText();
-    this.add({ type: 'comment', data, parent: null } as HtmlNode);
+    this.add({ type: 'comment', data, parent: this.innermost() } as HtmlNode);
   }
 
   /**
@@ -280,9 +287,14 @@ export class TreeParser implements TokenizerCallbacks {
     this.lastText = undefined;
   }
 
+  /** A node made with `parent: this.innermost()`: each kind of node sets it in its own literal, not in one store here
+   * that meets every kind (V8 threw away the optimized tag reader at each kind it had not seen there). */
   private add(node: HtmlNode): void {
-    node.parent = this.open[this.open.length - 1]!;
     this.pending[this.pendingLength++] = node;
+  }
+
+  private innermost(): HtmlElement | HtmlDocument {
+    return this.open[this.open.length - 1]!;
   }
 
   /** Closes the innermost open element: its children taken out of `pending`. */
@@ -295,7 +307,7 @@ export class TreeParser implements TokenizerCallbacks {
   }
 
   private innermostName(): string {
-    return (this.open[this.open.length - 1] as HtmlElement).name;
+    return (this.innermost() as HtmlElement).name;
   }
 
   /** The document's text between two offsets, which may lie in different pieces (htmlparser2's Parser.getSlice). */
