@@ -89,6 +89,18 @@ const UNQUOTED_STOP = /[\t\n\f\r >&]/g;
 // RAWTEXT and RCDATA elements: htmlparser2 reads their content in states of its own (InSpecialTag), left to it.
 const SPECIAL_NAME = /^(?:script|style|title|textarea|xmp)$/i;
 
+// What a character that opens an attribute's value makes it (by code, ASCII): its quote, its stop, its state.
+const VALUE_QUOTE = new Uint8Array(128).fill(Quote.Unquoted);
+VALUE_QUOTE[34] = Quote.Double;
+VALUE_QUOTE[39] = Quote.Single;
+const VALUE_STOPS = [UNQUOTED_STOP, UNQUOTED_STOP, SINGLE_QUOTED_STOP, DOUBLE_QUOTED_STOP];
+const VALUE_STATES: readonly number[] = [
+  State.InAttributeValueNq,
+  State.InAttributeValueNq,
+  State.InAttributeValueSq,
+  State.InAttributeValueDq,
+];
+
 const LT = 60;
 const AMP = 38;
 const DOUBLE_QUOTE = 34;
@@ -237,10 +249,8 @@ class SkippingTokenizer extends Base {
       let c = buffer.charCodeAt(p);
       if (c === GT) {
         cbs.onopentagend(p + offset);
-        if (this.isSpecial) {
-          this.state = State.InSpecialTag;
-          this.sequenceIndex = 0;
-        } else this.state = State.Text;
+        this.state = this.isSpecial ? State.InSpecialTag : State.Text;
+        this.sequenceIndex = 0; // read in InSpecialTag only, and set by every other state that reads it
         this.sectionStart = this.index = p + offset + 1;
         return;
       }
@@ -269,41 +279,34 @@ class SkippingTokenizer extends Base {
       p = skipSpace(buffer, nameEnd);
       if (p >= buffer.length) return this.stop(State.AfterAttributeName, end);
       c = buffer.charCodeAt(p);
-      if (c !== EQUALS) {
-        // No value: what follows is the tag's end or the next name.
-        cbs.onattribend(Quote.NoValue, this.sectionStart);
-        if (c === SLASH || c === GT) this.sectionStart = -1;
-        continue;
+      // One call of each callback whatever the value's kind, chosen by table: every branch and call site here is
+      // met by the first page's first tags, so V8 has no path left unseen to throw its optimized code away for.
+      let quote: number = Quote.NoValue;
+      let endIndex = this.sectionStart;
+      if (c === EQUALS) {
+        p = skipSpace(buffer, p + 1);
+        if (p >= buffer.length) return this.stop(State.BeforeAttributeValue, end);
+        c = buffer.charCodeAt(p);
+        quote = c < 128 ? VALUE_QUOTE[c]! : Quote.Unquoted;
+        const closing = quote === Quote.Unquoted ? 0 : 1; // an unquoted value starts at this character
+        const from = p + closing;
+        const stop = VALUE_STOPS[quote]!;
+        stop.lastIndex = from;
+        const at = stop.test(buffer) ? stop.lastIndex - 1 : buffer.length;
+        if (at === buffer.length || buffer.charCodeAt(at) === AMP) {
+          // An entity (htmlparser2 decodes it) or the piece's end: its value states go on from here.
+          this.state = VALUE_STATES[quote]!;
+          this.sectionStart = from + offset;
+          this.index = at + offset;
+          return;
+        }
+        cbs.onattribdata(from + offset, at + offset);
+        endIndex = at + offset + closing;
+        p = at + closing; // after the quote; or whitespace or `>`, read again before the next name
       }
-      p = skipSpace(buffer, p + 1);
-      if (p >= buffer.length) return this.stop(State.BeforeAttributeValue, end);
-      c = buffer.charCodeAt(p);
-      const quoted = c === DOUBLE_QUOTE || c === SINGLE_QUOTE;
-      const from = quoted ? p + 1 : p; // an unquoted value starts at this character
-      const stop = c === DOUBLE_QUOTE ? DOUBLE_QUOTED_STOP : c === SINGLE_QUOTE ? SINGLE_QUOTED_STOP : UNQUOTED_STOP;
-      stop.lastIndex = from;
-      const at = stop.test(buffer) ? stop.lastIndex - 1 : buffer.length;
-      if (at === buffer.length || buffer.charCodeAt(at) === AMP) {
-        // An entity (htmlparser2 decodes it) or the piece's end: its value states go on from here.
-        this.state =
-          c === DOUBLE_QUOTE
-            ? State.InAttributeValueDq
-            : c === SINGLE_QUOTE
-              ? State.InAttributeValueSq
-              : State.InAttributeValueNq;
-        this.sectionStart = from + offset;
-        this.index = at + offset;
-        return;
-      }
-      cbs.onattribdata(from + offset, at + offset);
+      // Without a value, what follows is the tag's end or the next name.
       this.sectionStart = -1;
-      if (quoted) {
-        cbs.onattribend(c === DOUBLE_QUOTE ? Quote.Double : Quote.Single, at + offset + 1);
-        p = at + 1;
-      } else {
-        cbs.onattribend(Quote.Unquoted, at + offset);
-        p = at; // whitespace or `>`, read again before the next name
-      }
+      cbs.onattribend(quote, endIndex);
     }
   }
 
