@@ -1,5 +1,6 @@
 // Title, language and base URL of a parsed page. Read before cleaning: cleaning removes <head>.
-import { collapseWhitespace, isElement, textOf, type HtmlDocument, type HtmlElement } from './parse.js';
+import { collapseWhitespace, textOf, type HtmlElement } from './parse.js';
+import type { NamedElements } from './tree-parser.js';
 
 export interface PageMetadata {
   readonly title: string | undefined;
@@ -13,8 +14,12 @@ export interface PageMetadata {
 // Site names ride on titles after a separator: "Story headline | Site", "Site — Story headline".
 const TITLE_SEPARATOR = /\s+[|\-–—:·»/]\s+/;
 
-export function readMetadata(doc: HtmlDocument, pageUrl: string): PageMetadata {
-  const first = firstElements(doc);
+/** The element names readMetadata reads: parsePage has the parse list them (parseHtml's `named`). */
+export const METADATA_ELEMENTS: readonly string[] = ['html', 'meta', 'base', 'title', 'h1'];
+
+/** `named`: the page's elements of METADATA_ELEMENTS, each list in document order, as parseHtml listed them. */
+export function readMetadata(named: NamedElements, pageUrl: string): PageMetadata {
+  const first = firstElements(named);
   const lang = first.html?.attribs.lang?.trim() || undefined;
   return {
     title: readTitle(first),
@@ -38,41 +43,21 @@ interface FirstElements {
 }
 
 /**
- * The elements readMetadata reads, found in one walk of the tree: six `findElement` walks (one per kind, most of them
- * over the whole page, as a page rarely has a `<base>`) were the largest share of reading the metadata.
+ * The elements readMetadata reads, from the lists the parse made: a walk of the whole tree for six kinds of element,
+ * most of them in `<head>`, cost more than the rest of reading the metadata.
  */
-function firstElements(doc: HtmlDocument): FirstElements {
-  const first: FirstElements = {};
-  const visit = (node: HtmlElement | HtmlDocument): void => {
-    // Indexed: the walk runs mostly before it is optimized, where `for…of` makes an iterator result per child.
-    const children = node.children;
-    for (let i = 0; i < children.length; i++) {
-      const child = children[i]!;
-      if (!isElement(child)) continue;
-      switch (child.name) {
-        case 'html':
-          first.html ??= child;
-          break;
-        case 'meta': {
-          const key = child.attribs.property ?? child.attribs.name;
-          if (key === 'og:type') first.ogType ??= child;
-          else if (key === 'og:title') first.ogTitle ??= child;
-          break;
-        }
-        case 'base':
-          if (child.attribs.href !== undefined) first.base ??= child;
-          break;
-        case 'title':
-          first.title ??= child;
-          break;
-        case 'h1':
-          first.h1 ??= child;
-          break;
-      }
-      visit(child);
-    }
+function firstElements(named: NamedElements): FirstElements {
+  const first: FirstElements = {
+    html: named.get('html')?.[0],
+    base: named.get('base')?.find((base) => base.attribs.href !== undefined),
+    title: named.get('title')?.[0],
+    h1: named.get('h1')?.[0],
   };
-  visit(doc);
+  for (const meta of named.get('meta') ?? []) {
+    const key = meta.attribs.property ?? meta.attribs.name;
+    if (key === 'og:type') first.ogType ??= meta;
+    else if (key === 'og:title') first.ogTitle ??= meta;
+  }
   return first;
 }
 

@@ -4,8 +4,8 @@
 // `sheet`: cleaning removes `<head>`.
 import { readHidingSheet, type HidingSheet } from './hidden-css.js';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
-import { readMetadata, type PageMetadata } from './metadata.js';
-import { parseHtml, type HtmlDocument } from './parse.js';
+import { METADATA_ELEMENTS, readMetadata, type PageMetadata } from './metadata.js';
+import { parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
 
 export interface ParsedPage {
   readonly doc: HtmlDocument;
@@ -30,6 +30,7 @@ export function cutPage(html: string): CutPage {
 
 /** `cut`: the page's pre-pass already run (cutPage), not run again. */
 export function parsePage(html: string, pageUrl: string, cut: CutPage = cutPage(html)): ParsedPage {
-  const doc = parseHtml(html, { source: cut.source });
-  return { doc, metadata: readMetadata(doc, pageUrl), sheet: cut.sheet };
+  const named = new Map(METADATA_ELEMENTS.map((name) => [name, [] as HtmlElement[]]));
+  const doc = parseHtml(html, { source: cut.source, named });
+  return { doc, metadata: readMetadata(named, pageUrl), sheet: cut.sheet };
 }

@@ -7,7 +7,7 @@
 import { DomHandler, Parser, type Handler, type parseDocument } from 'htmlparser2';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
 import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
-import { MAX_NESTING_DEPTH, TreeParser } from './tree-parser.js';
+import { MAX_NESTING_DEPTH, TreeParser, type NamedElements } from './tree-parser.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -152,14 +152,16 @@ export function parseMarkup(markup: string, options: { xmlMode?: boolean } = {})
 
 /**
  * `options.styles` collects the page's `<style>` sheets as the pre-pass cuts them (for hidden-css.ts);
- * `options.source` is the pre-pass already run on `html` (cutNeverRendered), not run again.
+ * `options.source` is the pre-pass already run on `html` (cutNeverRendered), not run again; `options.named` collects
+ * the elements of the names it holds as keys, each list in document order (tree-parser.ts), read before the tree is
+ * changed (metadata.ts).
  */
 export function parseHtml(
   html: string,
-  options: { styles?: StyleSource[]; source?: readonly string[] } = {},
+  options: { styles?: StyleSource[]; source?: readonly string[]; named?: NamedElements } = {},
 ): HtmlDocument {
   const source = options.source ?? cutNeverRendered(html, options.styles);
-  const parser = new TreeParser(); // the light tree (tree-parser.ts); feeds keep domhandler's, above
+  const parser = new TreeParser(options.named); // the light tree (tree-parser.ts); feeds keep domhandler's, above
   parser.parse(source);
   const doc = parser.root;
   placeBodyContent(doc);

@@ -50,8 +50,17 @@ const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-x
 
 const { hasOwn } = Object as unknown as { hasOwn(object: object, key: string): boolean };
 
-/** The tokenizer's callbacks, building the tree; `root` holds it once `parse` has returned. */
+/** Elements by name, each list in document order: the names asked for are the keys, their lists filled by the parse. */
+export type NamedElements = Map<string, HtmlElement[]>;
+
+/**
+ * The tokenizer's callbacks, building the tree; `root` holds it once `parse` has returned. With `named`, the elements
+ * of its names are listed there as they are made: the head's readers (metadata.ts) find the first of each kind
+ * without a walk of the whole tree.
+ */
 export class TreeParser implements TokenizerCallbacks {
+  constructor(private readonly named?: NamedElements) {}
+
   readonly root: HtmlDocument = { type: 'root', children: [], parent: null };
   private readonly tokenizer = new SKIPPING_TOKENIZER({ xmlMode: false, decodeEntities: true }, this);
   /** The pieces written and not yet read past, the first starting at `bufferOffset` in the document. */
@@ -173,6 +182,7 @@ export class TreeParser implements TokenizerCallbacks {
       parent: this.innermost(),
     };
     this.add(element);
+    this.named?.get(name)?.push(element);
     if (!VOID_ELEMENTS.has(name)) {
       this.open.push(element);
       this.starts.push(this.pendingLength);
