@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanText } from '../clean-text.js';
 import { OUTCOME_READABLE_CHARS } from '../outcome.js';
-import { pageReadableLength, visibleTextLength } from './block-stats.js';
+import { isSpaceCode, pageReadableLength, visibleTextLength } from './block-stats.js';
 import { parseHtml, textOf, type HtmlDocument } from './parse.js';
 
 /** What visibleTextLength stands for, built as a string. */
@@ -52,5 +52,15 @@ describe('pageReadableLength', () => {
     const blanks = '<span>   </span>\n'.repeat(2000);
     const doc = parseHtml(`<html><body>${blanks}<p>Tail</p></body></html>`);
     expect(pageReadableLength(doc)).toBe(4);
+  });
+});
+
+describe('isSpaceCode', () => {
+  it("is JavaScript's \\s for every UTF-16 unit", () => {
+    const differ: number[] = [];
+    for (let unit = 0; unit < 0x10000; unit++) {
+      if (isSpaceCode(unit) !== /\s/.test(String.fromCharCode(unit))) differ.push(unit);
+    }
+    expect(differ).toEqual([]);
   });
 });

@@ -126,7 +126,7 @@ function removeBoilerplate(
       if (!isElement(child)) return child.type === 'text';
       // In a post, an <aside> is what the poster linked to (a link card: the page's title and summary), not the
       // page's sidebar.
-      const isLinkCard = insidePost && child.name === 'aside';
+      const isLinkCard = child.name === 'aside' && insidePost;
       if (BOILERPLATE_TAGS.has(child.name) && !(child.name === 'form' && isLargeForm(child)) && !isLinkCard) {
         if (trace) traceRemoved(trace, 'boilerplate', child, `boilerplate tag <${child.name}>`);
         return false;
