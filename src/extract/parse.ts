@@ -7,7 +7,7 @@
 import { DomHandler, Parser, type Handler, type parseDocument } from 'htmlparser2';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
 import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
-import { MAX_NESTING_DEPTH, TreeParser, type NamedElements } from './tree-parser.js';
+import { DroppedElements, MAX_NESTING_DEPTH, TreeParser, type NamedElements } from './tree-parser.js';
 
 /** An element. `type` is 'tag', or 'script'/'style' for those raw-text elements. */
 export interface HtmlElement {
@@ -50,10 +50,7 @@ export { MAX_NESTING_DEPTH } from './tree-parser.js';
  * link and keeps its words; hidden-ness by attribute is lost with the element, as a browser shows that text too.
  */
 class DepthCappedParser extends Parser {
-  /** Names of the dropped elements still open, innermost last. */
-  private readonly dropped: string[] = [];
-  /** How many of each name are in `dropped`, so an end tag for none of them costs O(1). */
-  private readonly droppedCount = new Map<string, number>();
+  private readonly dropped = new DroppedElements();
   /**
    * Inside a dropped start tag, until it ends. Its attributes need no guard: htmlparser2 gathers an attribute into
    * the tag's record only while a start tag it emitted is open, and none was.
@@ -93,8 +90,7 @@ class DepthCappedParser extends Parser {
     if (this.depth() >= MAX_NESTING_DEPTH) {
       const name = this.tagName(start, endIndex);
       if (!this.isVoidElement(name)) {
-        this.dropped.push(name);
-        this.droppedCount.set(name, (this.droppedCount.get(name) ?? 0) + 1);
+        this.dropped.add(name);
         this.inDroppedTag = true;
         return;
       }
@@ -110,33 +106,25 @@ class DepthCappedParser extends Parser {
   override onselfclosingtag(endIndex: number): void {
     if (!this.inDroppedTag) super.onselfclosingtag(endIndex);
     // `<x/>` closes in XML; in HTML the slash means nothing on a non-void element (HTML §13.2.6.1).
-    else if (this.xmlMode) this.endDroppedTag(this.dropped.at(-1)!);
+    else if (this.xmlMode) this.endDroppedTag(this.dropped.innermost!);
     else this.inDroppedTag = false;
   }
 
   override onclosetag(start: number, endIndex: number): void {
     const name = this.tagName(start, endIndex);
-    if ((this.droppedCount.get(name) ?? 0) > 0) {
+    if (this.dropped.has(name)) {
       this.endDroppedTag(name);
       return;
     }
     const before = this.depth();
     super.onclosetag(start, endIndex);
-    // A real element closed: the dropped ones were inside it and end with it.
-    if (this.depth() < before && this.dropped.length > 0) {
-      this.dropped.length = 0;
-      this.droppedCount.clear();
-    }
+    if (this.depth() < before) this.dropped.clear();
   }
 
   /** Ends the innermost dropped `name` and any dropped element opened inside it (misnested tags). */
   private endDroppedTag(name: string): void {
     this.inDroppedTag = false;
-    for (;;) {
-      const top = this.dropped.pop()!;
-      this.droppedCount.set(top, this.droppedCount.get(top)! - 1);
-      if (top === name) return;
-    }
+    this.dropped.end(name);
   }
 }
 

@@ -1,5 +1,6 @@
 import { Parser, type Handler } from 'htmlparser2';
 import { describe, expect, it } from 'vitest';
+import { randomMarkup } from '../../test/random-markup.js';
 import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
 
 /** Every event htmlparser2's parser hands a handler (but the parser itself), with its arguments and offsets, in order. */
@@ -39,20 +40,11 @@ const MARKUP = [
   '<p a=&amp;b c=x&y d="e&#x41;" e=\'f&lt\'>&#60;&#x3c;&lt&LT;&nbsp&amp</p><hr a b c><!x><?y?><div a',
 ];
 
-/** Markup put together at random (seeded) from pieces that meet each other in every order. */
-function randomMarkup(seed: number, length: number): string {
-  const parts = [
-    '<', '>', '/', '=', '"', "'", ' ', '\n', '&', 'amp;', '&lt;', '&#169;', '&x', 'a', 'div', 'p', 'span', 'br',
-    'script', 'style', 'title', 'textarea', 'xmp', 'text', '<!--', '-->', '<!', '</', '/>', 'class', 'x=', 'B',
-  ]; // prettier-ignore
-  let state = seed;
-  let out = '';
-  while (out.length < length) {
-    state = (state * 1103515245 + 12345) % 2147483648;
-    out += parts[state % parts.length];
-  }
-  return out;
-}
+/** The pieces random markup (seeded) is put together from: pieces that meet each other in every order. */
+const TOKEN_PARTS = [
+  '<', '>', '/', '=', '"', "'", ' ', '\n', '&', 'amp;', '&lt;', '&#169;', '&x', 'a', 'div', 'p', 'span', 'br',
+  'script', 'style', 'title', 'textarea', 'xmp', 'text', '<!--', '-->', '<!', '</', '/>', 'class', 'x=', 'B',
+]; // prettier-ignore
 
 describe('SkippingTokenizer', () => {
   it('makes the events and offsets htmlparser2 makes, whole and written in two pieces at every cut', () => {
@@ -69,7 +61,7 @@ describe('SkippingTokenizer', () => {
 
   it('makes the same events on random markup, whole and in three pieces', () => {
     for (let seed = 1; seed <= 300; seed++) {
-      const markup = randomMarkup(seed, 120);
+      const markup = randomMarkup(seed, 120, TOKEN_PARTS);
       expect(events([markup], { skipping: true }), markup).toEqual(events([markup], { skipping: false }));
       const a = seed % 40;
       const b = a + 1 + ((seed * 7) % 60);

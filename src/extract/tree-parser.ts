@@ -48,6 +48,45 @@ const VOID_ELEMENTS = new Set([
 const FOREIGN_CONTEXT = new Set(['math', 'svg']);
 const HTML_INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 
+/**
+ * The elements dropped at the depth cap and still open, innermost last: their end tags end them, not an element at
+ * the cap. Kept by both parsers of the cap (TreeParser here, parse.ts's DepthCappedParser).
+ */
+export class DroppedElements {
+  private readonly names: string[] = [];
+  /** How many of each name are in `names`, so an end tag for none of them costs O(1). */
+  private readonly counts = new Map<string, number>();
+
+  get innermost(): string | undefined {
+    return this.names.at(-1);
+  }
+
+  add(name: string): void {
+    this.names.push(name);
+    this.counts.set(name, (this.counts.get(name) ?? 0) + 1);
+  }
+
+  has(name: string): boolean {
+    return (this.counts.get(name) ?? 0) > 0;
+  }
+
+  /** Ends the innermost dropped `name` and any dropped element opened inside it (misnested tags). */
+  end(name: string): void {
+    for (;;) {
+      const top = this.names.pop()!;
+      this.counts.set(top, this.counts.get(top)! - 1);
+      if (top === name) return;
+    }
+  }
+
+  /** A real element closed: the dropped ones were inside it and end with it. */
+  clear(): void {
+    if (this.names.length === 0) return;
+    this.names.length = 0;
+    this.counts.clear();
+  }
+}
+
 const { hasOwn } = Object as unknown as { hasOwn(object: object, key: string): boolean };
 
 /** Elements by name, each list in document order: the names asked for are the keys, their lists filled by the parse. */
@@ -88,9 +127,7 @@ export class TreeParser implements TokenizerCallbacks {
   /** The text node the next text event extends (`a `, `&amp;`, ` b` make one node), and its pieces while it grows. */
   private lastText: { data: string } | undefined;
   private textPieces: string[] | undefined;
-  /** The elements dropped at the depth cap and still open, innermost last, with how many of each name. */
-  private readonly dropped: string[] = [];
-  private readonly droppedCount = new Map<string, number>();
+  private readonly dropped = new DroppedElements();
   private inDroppedTag = false;
 
   /** Reads `pieces` one after another as one document (a token may span two) and ends it. */
@@ -108,8 +145,7 @@ export class TreeParser implements TokenizerCallbacks {
     const name = this.getSlice(start, endIndex).toLowerCase();
     if (this.open.length > MAX_NESTING_DEPTH && !VOID_ELEMENTS.has(name)) {
       // At the cap: the element is dropped, its content joins the element at the cap (MAX_NESTING_DEPTH).
-      this.dropped.push(name);
-      this.droppedCount.set(name, (this.droppedCount.get(name) ?? 0) + 1);
+      this.dropped.add(name);
       this.inDroppedTag = true;
       this.attribs = null;
       return;
@@ -200,8 +236,9 @@ export class TreeParser implements TokenizerCallbacks {
 
   onclosetag(start: number, endIndex: number): void {
     const name = this.getSlice(start, endIndex).toLowerCase();
-    if ((this.droppedCount.get(name) ?? 0) > 0) {
-      this.endDroppedTag(name);
+    if (this.dropped.has(name)) {
+      this.inDroppedTag = false;
+      this.dropped.end(name);
       return;
     }
     const depth = this.open.length;
@@ -220,21 +257,7 @@ export class TreeParser implements TokenizerCallbacks {
       this.endText();
       this.add({ type: 'tag', name: 'br', attribs: NO_ATTRIBUTES, children: [], parent: this.innermost() });
     }
-    // A real element closed: the dropped ones were inside it and end with it.
-    if (this.open.length < depth && this.dropped.length > 0) {
-      this.dropped.length = 0;
-      this.droppedCount.clear();
-    }
-  }
-
-  /** Ends the innermost dropped `name` and any dropped element opened inside it (misnested tags). */
-  private endDroppedTag(name: string): void {
-    this.inDroppedTag = false;
-    for (;;) {
-      const top = this.dropped.pop()!;
-      this.droppedCount.set(top, this.droppedCount.get(top)! - 1);
-      if (top === name) return;
-    }
+    if (this.open.length < depth) this.dropped.clear();
   }
 
   // --- Text and the rest
