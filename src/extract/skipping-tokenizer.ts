@@ -9,7 +9,7 @@
 // several times while a worker warmed up.
 // The overridden states are private in htmlparser2's types (10.x); parse.test.ts and the eval's same-output check
 // fail loudly if they ever change.
-import { Tokenizer } from 'htmlparser2';
+import { Tokenizer, type TokenizerCallbacks } from 'htmlparser2';
 
 /** The members of htmlparser2's Tokenizer read or overridden here. */
 interface TokenizerStates {
@@ -35,24 +35,11 @@ interface TokenizerStates {
   stateInTagName(c: number): void;
 }
 
-/** The tokenizer's callbacks the fast paths below make (htmlparser2's Parser implements them). */
-interface TokenizerCallbacks {
-  onopentagname(start: number, endIndex: number): void;
-  onopentagend(endIndex: number): void;
-  onselfclosingtag(endIndex: number): void;
-  onclosetag(start: number, endIndex: number): void;
-  onattribname(start: number, endIndex: number): void;
-  onattribdata(start: number, endIndex: number): void;
-  onattribend(quote: number, endIndex: number): void;
-  ontext(start: number, endIndex: number): void;
-}
-
 /** htmlparser2's tokenizer states (its `State`, not exported), those the fast paths enter or leave. */
 const enum State {
   Text = 1,
   BeforeTagName = 2,
   InSelfClosingTag = 4,
-  InClosingTagName = 6,
   AfterClosingTagName = 7,
   BeforeAttributeName = 8,
   InAttributeName = 9,
