@@ -22,13 +22,26 @@ export interface HiddenContext {
 // reveals it (loading fades, consent walls), and a reader that drops it has nothing left.
 const SHEET_MAX_SHARE = 0.5;
 
-function sheetReason(el: HtmlElement, context: HiddenContext): string | undefined {
+/**
+ * The selector of a sheet's hiding rule that names `el` (its tag, `#id` or `.class`). Runs on every element of every
+ * page, an empty sheet's too: the class list is read in place, and the optimized tree walk that inlines this, compiled
+ * on pages whose sheets hide nothing, is not thrown away at the first page whose sheet does (V8 compiles code it has
+ * never seen run as a way back out).
+ */
+function sheetHiding(el: HtmlElement, hides: ReadonlyMap<string, string>): string | undefined {
+  const { id, class: className } = el.attribs;
+  if (hides.has(el.name)) return el.name;
+  if (id) {
+    const key = `#${id}`;
+    if (hides.has(key)) return key;
+  }
+  return className ? hidingClass(className, hides) : undefined;
+}
+
+/** Why a sheet's rule that names `el` (`hiding`, from sheetHiding) hides it, or undefined when something keeps it. */
+function sheetReason(el: HtmlElement, hiding: string, context: HiddenContext): string | undefined {
   const { hides, revealed } = context.sheet;
   const { id, class: className } = el.attribs;
-  // Runs on every element: the class list is read in place, and split only once a rule matches.
-  let hiding = hides.has(el.name) ? el.name : id && hides.has(`#${id}`) ? `#${id}` : undefined;
-  if (hiding === undefined && className) hiding = hidingClass(className, hides);
-  if (hiding === undefined) return undefined;
   const classes = className ? className.split(/\s+/).filter(Boolean) : [];
   // A state rule may show the element again (`.hidden.md:block`, `.panel.active`): any class or id of the element
   // that a revealing rule names keeps it.
@@ -118,11 +131,13 @@ export function hiddenReason(el: HtmlElement, context?: HiddenContext): string |
     // `style …` for the element's own style attribute, `stylesheet …` for a <style> rule: the trace tells them apart.
     if (reason !== undefined) return `style ${reason}`;
   }
-  if (!context || context.sheet.hides.size === 0) return undefined;
+  if (!context) return undefined;
+  const hiding = sheetHiding(el, context.sheet.hides);
+  if (hiding === undefined) return undefined;
   // An inline display or visibility outweighs any sheet rule.
   const display = declarations?.get('display');
   if ((display !== undefined && display !== 'none') || declarations?.get('visibility') === 'visible') return undefined;
-  return sheetReason(el, context);
+  return sheetReason(el, hiding, context);
 }
 
 export function isHidden(el: HtmlElement, context?: HiddenContext): boolean {

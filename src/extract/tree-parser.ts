@@ -97,6 +97,9 @@ export type NamedElements = Map<string, HtmlElement[]>;
  * of its names are listed there as they are made: the head's readers (metadata.ts) find the first of each kind
  * without a walk of the whole tree.
  */
+/** The first slot of every parser's `pending` (see there), never part of a tree. */
+const PLACEHOLDER: HtmlText = { type: 'text', data: '', parent: null };
+
 export class TreeParser implements TokenizerCallbacks {
   constructor(private readonly named?: NamedElements) {}
 
@@ -111,9 +114,12 @@ export class TreeParser implements TokenizerCallbacks {
   /**
    * The children of every open element, in one array up to `pendingLength`: an element gets its own, exactly as
    * long, when it closes (an array grown by push keeps 17 slots for a single child). Slots past the length are
-   * written over, never cut off: setting an array's length is a call into V8's runtime.
+   * written over, never cut off: setting an array's length is a call into V8's runtime. It starts with a node in
+   * its first slot (written over like the rest) so that every page's array holds objects from the start: an empty
+   * one starts as an array of small integers, and the optimized tag reader, compiled on the first page after that
+   * array had changed kind, was thrown away at the next page's first store.
    */
-  private readonly pending: HtmlNode[] = [];
+  private readonly pending: HtmlNode[] = [PLACEHOLDER];
   private pendingLength = 0;
   /** Whether `/>` closes an element here: inside <svg> or <math>, not in their HTML integration points. Last is now. */
   private readonly foreign: boolean[] = [false];
