@@ -400,8 +400,10 @@ function walkRules(css: string, reader: SheetReader): void {
       // After the last `;`: a statement at-rule (@import, @charset) may precede the prelude.
       let preludeStart = at;
       while (preludeStart > start && text.charCodeAt(preludeStart - 1) !== 59) preludeStart--; // 59: `;`
-      let first = preludeStart;
-      while (first < at && text.charCodeAt(first) <= 32) first++;
+      // The step runs once on every rule, so V8 has seen it before a sheet with space before a selector needs it.
+      let first = preludeStart - 1;
+      do first++;
+      while (first < at && text.charCodeAt(first) <= 32);
       if (text.charCodeAt(first) !== 64) {
         // 64: `@`
         inner = first;

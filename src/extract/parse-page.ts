@@ -6,6 +6,7 @@ import { readHidingSheet, type HidingSheet } from './hidden-css.js';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
 import { METADATA_ELEMENTS, readMetadata, type PageMetadata } from './metadata.js';
 import { parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
+import { emptyObjectArray } from './tree-parser.js';
 
 export interface ParsedPage {
   readonly doc: HtmlDocument;
@@ -30,7 +31,7 @@ export function cutPage(html: string): CutPage {
 
 /** `cut`: the page's pre-pass already run (cutPage), not run again. */
 export function parsePage(html: string, pageUrl: string, cut: CutPage = cutPage(html)): ParsedPage {
-  const named = new Map(METADATA_ELEMENTS.map((name) => [name, [] as HtmlElement[]]));
+  const named = new Map(METADATA_ELEMENTS.map((name) => [name, emptyObjectArray<HtmlElement>()]));
   const doc = parseHtml(html, { source: cut.source, named });
   return { doc, metadata: readMetadata(named, pageUrl), sheet: cut.sheet };
 }

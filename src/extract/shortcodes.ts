@@ -16,6 +16,7 @@ const QUICK = /\[\/?[a-z]/;
 
 /** Removes shortcode tags from the text nodes under `root`, in place; returns how many text nodes changed. */
 export function stripShortcodes(root: HtmlElement): number {
+  if (!holdsShortcodeText(root)) return 0;
   const texts: Array<{ parent: HtmlElement; index: number; data: string }> = [];
   const visit = (el: HtmlElement): void => {
     el.children.forEach((child: HtmlNode, index) => {
@@ -38,6 +39,22 @@ export function stripShortcodes(root: HtmlElement): number {
     changed++;
   }
   return changed;
+}
+
+/**
+ * Whether a text node under `root`, outside code, may hold a shortcode. Most pages have none: this walk, which only
+ * tests, is the one that runs on every page, and the walk that collects them runs where there is something to collect
+ * (an optimized walk that collected was thrown away at the first page whose text had a match).
+ */
+function holdsShortcodeText(root: HtmlElement): boolean {
+  const children = root.children;
+  for (let i = 0; i < children.length; i++) {
+    const child = children[i]!;
+    if (isElement(child)) {
+      if (child.name !== 'pre' && child.name !== 'code' && holdsShortcodeText(child)) return true;
+    } else if (child.type === 'text' && QUICK.test(child.data)) return true;
+  }
+  return false;
 }
 
 function closedNames(text: string): Set<string> {

@@ -74,7 +74,7 @@ const OPEN_NAME_END = TAG_NAME_STOP;
 const CLOSE_NAME_END = /[\t\n\f\r >]/g;
 const UNQUOTED_STOP = /[\t\n\f\r >&]/g;
 // RAWTEXT and RCDATA elements: htmlparser2 reads their content in states of its own (InSpecialTag), left to it.
-const SPECIAL_NAME = /^(?:script|style|title|textarea|xmp)$/i;
+const SPECIAL_NAME = /(?:script|style|title|textarea|xmp)/iy;
 
 // What a character that opens an attribute's value makes it (by code, ASCII): its quote, its stop, its state.
 const VALUE_QUOTE = new Uint8Array(128).fill(Quote.Unquoted);
@@ -123,15 +123,15 @@ function skipSpace(text: string, at: number): number {
   return at;
 }
 
-/** Whether `text[from, to)` names an element htmlparser2 reads as raw text or RCDATA. */
+/**
+ * Whether `text[from, to)` names an element htmlparser2 reads as raw text or RCDATA. The test runs on every name: a
+ * quicker first-letter filter left it to the few special tags of a page's head, read before V8 keeps type feedback
+ * for a function, and the optimized tag reader was thrown away at the next one.
+ */
 function isSpecialName(text: string, from: number, to: number): boolean {
-  const first = text.charCodeAt(from) | 0x20;
-  const length = to - from;
-  const candidate =
-    (first === 115 && (length === 5 || length === 6)) || // s: style, script
-    (first === 116 && (length === 5 || length === 8)) || // t: title, textarea
-    (first === 120 && length === 3); // x: xmp
-  return candidate && SPECIAL_NAME.test(text.slice(from, to));
+  SPECIAL_NAME.lastIndex = from;
+  const matched = SPECIAL_NAME.test(text);
+  return SPECIAL_NAME.lastIndex === to && matched; // lastIndex is 0 after no match, and read either way
 }
 
 /** Whether `c` ends a tag or attribute name: whitespace, `/` or `>` (htmlparser2's isEndOfTagSection). */
@@ -156,12 +156,12 @@ class SkippingTokenizer extends Base {
     while (this.index < end && this.running) {
       const state = this.state;
       if (state === State.Text) this.text(end);
-      else if (state === State.BeforeTagName) this.tagStart();
+      else if (state === State.BeforeTagName && this.tagStart()) continue;
       else if (state === State.BeforeAttributeName) this.attributes(end);
       else if (state === State.InEntity) {
         this.stateInEntity();
         this.index++;
-      } else this.step();
+      } else this.step(); // the one call for whatever the fast paths leave (see tagStart)
     }
     this.cleanup();
   }
@@ -190,37 +190,45 @@ class SkippingTokenizer extends Base {
     this.index = at + 1;
   }
 
-  /** After `<`: a start tag's name or a whole end tag, when the piece holds it and it is not raw text's. */
-  private tagStart(): void {
+  /**
+   * After `<`: a start tag's name or a whole end tag, when the piece holds it and it is not raw text's. False when it
+   * leaves the tag to htmlparser2's states: the caller's one call into them (`step`) runs from a page's first
+   * characters, where a call made here only for rarer tags (a `<script>`) had no type feedback yet when V8 optimized
+   * the reader, and threw the optimized reader away there.
+   */
+  private tagStart(): boolean {
     const { buffer, offset } = this;
     const from = this.index - offset;
     const c = buffer.charCodeAt(from);
     if (isAsciiAlpha(c)) {
       OPEN_NAME_END.lastIndex = from + 1;
-      if (!OPEN_NAME_END.test(buffer)) return this.step();
-      const nameEnd = OPEN_NAME_END.lastIndex - 1;
-      if (isSpecialName(buffer, from, nameEnd)) return this.step();
-      this.cbs.onopentagname(from + offset, nameEnd + offset);
-      this.sectionStart = -1;
-      this.state = State.BeforeAttributeName;
-      this.index = nameEnd + offset; // the character after the name is read again, there
-      return;
+      const nameEnd = OPEN_NAME_END.test(buffer) ? OPEN_NAME_END.lastIndex - 1 : -1;
+      if (nameEnd >= 0 && !isSpecialName(buffer, from, nameEnd)) {
+        this.cbs.onopentagname(from + offset, nameEnd + offset);
+        this.sectionStart = -1;
+        this.state = State.BeforeAttributeName;
+        this.index = nameEnd + offset; // the character after the name is read again, there
+        return true;
+      }
+    } else if (c === SLASH && isAsciiAlpha(buffer.charCodeAt(from + 1))) {
+      CLOSE_NAME_END.lastIndex = from + 2;
+      if (CLOSE_NAME_END.test(buffer)) {
+        const nameEnd = CLOSE_NAME_END.lastIndex - 1;
+        this.cbs.onclosetag(from + 1 + offset, nameEnd + offset);
+        // Whatever follows the name up to `>` is ignored (`</p foo>`); with no `>` yet, the next piece may hold it.
+        const gt = buffer.indexOf('>', nameEnd);
+        if (gt < 0) {
+          this.sectionStart = -1;
+          this.state = State.AfterClosingTagName;
+          this.index = buffer.length + offset;
+          return true;
+        }
+        this.state = State.Text;
+        this.sectionStart = this.index = gt + offset + 1;
+        return true;
+      }
     }
-    if (c !== SLASH || !isAsciiAlpha(buffer.charCodeAt(from + 1))) return this.step();
-    CLOSE_NAME_END.lastIndex = from + 2;
-    if (!CLOSE_NAME_END.test(buffer)) return this.step();
-    const nameEnd = CLOSE_NAME_END.lastIndex - 1;
-    this.cbs.onclosetag(from + 1 + offset, nameEnd + offset);
-    // Whatever follows the name up to `>` is ignored (`</p foo>`); with no `>` yet, the next piece may hold it.
-    const gt = buffer.indexOf('>', nameEnd);
-    if (gt < 0) {
-      this.sectionStart = -1;
-      this.state = State.AfterClosingTagName;
-      this.index = buffer.length + offset;
-      return;
-    }
-    this.state = State.Text;
-    this.sectionStart = this.index = gt + offset + 1;
+    return false;
   }
 
   /**

@@ -97,8 +97,18 @@ export type NamedElements = Map<string, HtmlElement[]>;
  * of its names are listed there as they are made: the head's readers (metadata.ts) find the first of each kind
  * without a walk of the whole tree.
  */
-/** The first slot of every parser's `pending` (see there), never part of a tree. */
-const PLACEHOLDER: HtmlText = { type: 'text', data: '', parent: null };
+const AN_OBJECT = {};
+
+/**
+ * An empty array that V8 already holds as one of objects. An empty literal starts as an array of small integers and
+ * changes kind at its first object, and optimized code that has seen arrays of one kind is thrown away at the other:
+ * the tag reader, which fills these (`pending`, parseHtml's `named` lists), was compiled anew on the first pages.
+ */
+export function emptyObjectArray<T extends object>(): T[] {
+  const array = [AN_OBJECT as T];
+  array.pop();
+  return array;
+}
 
 export class TreeParser implements TokenizerCallbacks {
   constructor(private readonly named?: NamedElements) {}
@@ -114,12 +124,9 @@ export class TreeParser implements TokenizerCallbacks {
   /**
    * The children of every open element, in one array up to `pendingLength`: an element gets its own, exactly as
    * long, when it closes (an array grown by push keeps 17 slots for a single child). Slots past the length are
-   * written over, never cut off: setting an array's length is a call into V8's runtime. It starts with a node in
-   * its first slot (written over like the rest) so that every page's array holds objects from the start: an empty
-   * one starts as an array of small integers, and the optimized tag reader, compiled on the first page after that
-   * array had changed kind, was thrown away at the next page's first store.
+   * written over, never cut off: setting an array's length is a call into V8's runtime.
    */
-  private readonly pending: HtmlNode[] = [PLACEHOLDER];
+  private readonly pending = emptyObjectArray<HtmlNode>();
   private pendingLength = 0;
   /** Whether `/>` closes an element here: inside <svg> or <math>, not in their HTML integration points. Last is now. */
   private readonly foreign: boolean[] = [false];
@@ -351,8 +358,18 @@ export class TreeParser implements TokenizerCallbacks {
     return (this.innermost() as HtmlElement).name;
   }
 
-  /** The document's text between two offsets, which may lie in different pieces (htmlparser2's Parser.getSlice). */
+  /**
+   * The document's text between two offsets, which may lie in different pieces (htmlparser2's Parser.getSlice). Kept
+   * this short because V8 copies it into each caller it optimizes (eleven of them); the rest is `sliceAcross`.
+   */
   private getSlice(start: number, end: number): string {
+    const first = this.buffers[0]!;
+    const to = end - this.bufferOffset;
+    return to <= first.length ? first.slice(start - this.bufferOffset, to) : this.sliceAcross(start, end);
+  }
+
+  /** getSlice past the first piece: the pieces read past are let go, and a slice over two of them is joined. */
+  private sliceAcross(start: number, end: number): string {
     const { buffers } = this;
     while (start - this.bufferOffset >= buffers[0]!.length) this.shiftBuffer();
     let slice = buffers[0]!.slice(start - this.bufferOffset, end - this.bufferOffset);
