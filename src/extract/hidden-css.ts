@@ -103,7 +103,7 @@ export function normaliseColour(value: string | undefined): string | undefined {
   if (named) return named;
   const hex = /^#([\da-f]{3,4}|[\da-f]{6}|[\da-f]{8})$/.exec(value)?.[1];
   if (hex) {
-    const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex;
+    const full = hex.length <= 4 ? hex.replace(/./g, '$&$&') : hex; // #abc → aabbcc
     const alpha = full.slice(6);
     if (alpha === '00') return 'transparent';
     return alpha === '' || alpha === 'ff' ? full.slice(0, 6) : undefined;
@@ -113,11 +113,19 @@ export function normaliseColour(value: string | undefined): string | undefined {
     const alpha = rgb[4];
     if (alpha !== undefined && OPACITY_ZERO.test(alpha)) return 'transparent';
     if (alpha !== undefined && alpha !== '1' && alpha !== '100%' && !/^1\.0*$/.test(alpha)) return undefined;
-    const channels = [rgb[1], rgb[2], rgb[3]].map(Number);
-    if (channels.some((c) => c > 255)) return undefined;
-    return channels.map((c) => c.toString(16).padStart(2, '0')).join('');
+    // Numbers read one by one, not as an array: arrays of small integers and of doubles are two kinds to V8, and
+    // the optimized declaration reader was thrown away at the first colour that gave it the other.
+    const red = Number(rgb[1]);
+    const green = Number(rgb[2]);
+    const blue = Number(rgb[3]);
+    if (red > 255 || green > 255 || blue > 255) return undefined;
+    return hexByte(red) + hexByte(green) + hexByte(blue);
   }
   return undefined;
+}
+
+function hexByte(value: number): string {
+  return value.toString(16).padStart(2, '0');
 }
 
 /** The background colour when the background is one plain colour (an image or gradient may contrast). */

@@ -3,6 +3,7 @@
 // the best ancestor wins after a link-density penalty. What joins the winner is gather.ts's; what is cleaned out of
 // it, clean-content.ts's; the numbers all three judge by, block-stats.ts's. Every rule here was measured on both
 // fixed halves of the eval sets (docs/benchmarks.md, "Rules on trial"); no rule names a site.
+import { emptyObjectArray } from './object-array.js';
 import {
   classAndId,
   classWeight,
@@ -64,7 +65,7 @@ export function findMainContent(doc: HtmlDocument, options: FindMainContentOptio
   const stats: Stats = new Map();
   measure(body, stats, false);
   if ((stats.get(body)?.text ?? 0) === 0) return undefined;
-  const candidates: HtmlElement[] = [];
+  const candidates = emptyObjectArray<HtmlElement>();
   scoreParagraphs(body, stats, candidates);
   const { top, ranked } = pickTopCandidate(body, stats, candidates, trace);
   // A block inside a thread's post: the thread is the content (thread-content.ts), not the post with what joins it.

@@ -6,7 +6,7 @@ import { readHidingSheet, type HidingSheet } from './hidden-css.js';
 import { cutNeverRendered, type StyleSource } from './html-source.js';
 import { METADATA_ELEMENTS, readMetadata, type PageMetadata } from './metadata.js';
 import { parseHtml, type HtmlDocument, type HtmlElement } from './parse.js';
-import { emptyObjectArray } from './tree-parser.js';
+import { emptyObjectArray } from './object-array.js';
 
 export interface ParsedPage {
   readonly doc: HtmlDocument;

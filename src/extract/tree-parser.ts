@@ -10,6 +10,7 @@
 // Feeds (XML mode) and link-stream.ts's events keep htmlparser2's Parser (parse.ts).
 import type { TokenizerCallbacks } from 'htmlparser2';
 import type { HtmlDocument, HtmlElement, HtmlNode, HtmlText } from './parse.js';
+import { emptyObjectArray } from './object-array.js';
 import { SKIPPING_TOKENIZER } from './skipping-tokenizer.js';
 
 /**
@@ -97,19 +98,6 @@ export type NamedElements = Map<string, HtmlElement[]>;
  * of its names are listed there as they are made: the head's readers (metadata.ts) find the first of each kind
  * without a walk of the whole tree.
  */
-const AN_OBJECT = {};
-
-/**
- * An empty array that V8 already holds as one of objects. An empty literal starts as an array of small integers and
- * changes kind at its first object, and optimized code that has seen arrays of one kind is thrown away at the other:
- * the tag reader, which fills these (`pending`, parseHtml's `named` lists), was compiled anew on the first pages.
- */
-export function emptyObjectArray<T extends object>(): T[] {
-  const array = [AN_OBJECT as T];
-  array.pop();
-  return array;
-}
-
 export class TreeParser implements TokenizerCallbacks {
   constructor(private readonly named?: NamedElements) {}
 
@@ -257,8 +245,11 @@ export class TreeParser implements TokenizerCallbacks {
     const depth = this.open.length;
     if (FOREIGN_CONTEXT.has(name) || HTML_INTEGRATION.has(name)) this.foreign.pop();
     if (!VOID_ELEMENTS.has(name)) {
-      let at = this.open.length - 1;
-      while (at > 0 && (this.open[at] as HtmlElement).name !== name) at--;
+      // The innermost open element of this name (0: none). The step runs on every end tag, so V8 has seen it
+      // before the first one that closes more than the innermost element.
+      let at = this.open.length;
+      do at--;
+      while (at > 0 && (this.open[at] as HtmlElement).name !== name);
       if (at > 0) while (this.open.length > at) this.close();
       else if (name === 'p') {
         // `</p>` with no `<p>` open is an empty paragraph, as in a browser.
