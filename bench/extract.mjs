@@ -120,9 +120,9 @@ function interval(kind, pages) {
 
 /** The scoring kind of each set: the news set's 4-token shingles, or the snippet counts. */
 const SETS = {
-  news: { kind: 'shingles', pages: () => newsPages(limit) },
-  multilingual: { kind: 'snippets', pages: () => multiPages(limit) },
-  modern: { kind: 'snippets', pages: () => modernPages(limit) },
+  news: { kind: 'shingles', dir: NEWS, pages: () => newsPages(limit) },
+  multilingual: { kind: 'snippets', dir: MULTI, pages: () => multiPages(limit) },
+  modern: { kind: 'snippets', dir: MODERN, pages: () => modernPages(limit) },
 };
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -435,14 +435,6 @@ async function main() {
   const pipelines = args.only ? args.only.split(',') : ['ours', 'baseline'];
   console.log(`command: node bench/extract.mjs ${process.argv.slice(2).join(' ')}`.trim());
   console.log(`machine: ${cpus()[0]?.model ?? 'unknown cpu'}, ${cpus().length} cores, node ${process.version}`);
-  const modern = modernPages(limit).length;
-  console.log(
-    `inputs:  ${NEWS} (${newsPages(limit).length} pages), ${MULTI} (${multiPages(limit).length} pages), ` +
-      (modern ? `${MODERN} (${modern} pages)` : `${MODERN} (absent: not measured)`),
-  );
-  console.log('halves:  A and B, fixed by a seeded hash of each page id (bench/eval-pages.mjs halfOf)');
-  console.log('');
-  const results = [];
   const setNames = args.sets ? args.sets.split(',') : Object.keys(SETS);
   const unknown = setNames.filter((setName) => !SETS[setName]);
   if (unknown.length > 0) {
@@ -450,6 +442,15 @@ async function main() {
     process.exitCode = 2;
     return;
   }
+  // The sets read (`--sets`), each with its page count; a set that is not there is said to be so.
+  const inputs = setNames.map((setName) => {
+    const count = SETS[setName].pages().length;
+    return `${SETS[setName].dir} (${count ? `${count} pages` : 'absent: not measured'})`;
+  });
+  console.log(`inputs:  ${inputs.join(', ')}`);
+  console.log('halves:  A and B, fixed by a seeded hash of each page id (bench/eval-pages.mjs halfOf)');
+  console.log('');
+  const results = [];
   // Sequential, not parallel: on a small machine two children would slow each other down.
   for (const name of pipelines) results.push(await runPipeline(name, setNames));
   printQuality(results);
