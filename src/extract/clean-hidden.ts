@@ -23,12 +23,13 @@ export interface HiddenContext {
 const SHEET_MAX_SHARE = 0.5;
 
 /**
- * The selector of a sheet's hiding rule that names `el` (its tag, `#id` or `.class`). Runs on every element of every
- * page, an empty sheet's too: the class list is read in place, and the optimized tree walk that inlines this, compiled
- * on pages whose sheets hide nothing, is not thrown away at the first page whose sheet does (V8 compiles code it has
- * never seen run as a way back out).
+ * The selector of a sheet's hiding rule that names `el` (its tag, `#id` or `.class`), the class list read in place. A
+ * function of its own, apart from what follows a match (sheetReason): written inline in hiddenReason, the lookup was
+ * first run at the first page whose sheet hides something, where V8 threw away the optimized tree walk
+ * (`--trace-deopt`, docs/benchmarks.md "Speed, session 40").
  */
 function sheetHiding(el: HtmlElement, hides: ReadonlyMap<string, string>): string | undefined {
+  if (hides.size === 0) return undefined;
   const { id, class: className } = el.attribs;
   if (hides.has(el.name)) return el.name;
   if (id) {

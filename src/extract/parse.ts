@@ -158,7 +158,8 @@ export function parseHtml(
 
 /**
  * htmlparser2's events for HTML the pre-pass has cut (cutNeverRendered), under the same depth cap, to a handler that
- * builds no tree (link-stream.ts). The handler sees the events the tree of parseHtml is built by (tree-parser.ts), before placeBodyContent.
+ * builds no tree (link-stream.ts). The handler sees the events the tree of parseHtml is built by (tree-parser.ts),
+ * before placeBodyContent.
  */
 export function streamHtml(source: readonly string[], handler: Partial<Handler>): void {
   new DepthCappedParser(handler, false).parsePieces(source);

@@ -5,8 +5,9 @@
 // the way, and nothing else is made or looked up. The tree is the one htmlparser2's Parser with parse.ts's depth cap
 // and a handler building nodes would give, node for node: tree-parser.test.ts compares the two on markup made to
 // meet every rule below and on random markup, so a rule changed in one and not the other fails there (and
-// bench/same-output.mjs showed the 1060 evaluation pages' output unchanged when this replaced the Parser). The rules are htmlparser2's (10.x, Parser.ts), not the HTML standard's: implied end tags for a
-// few elements, void elements, `</br>` and `</p>` with no open `<p>`, `/>` closing only inside <svg> and <math>.
+// bench/same-output.mjs showed the 1060 evaluation pages' output unchanged when this replaced the Parser). The rules
+// are htmlparser2's (10.x, Parser.ts), not the HTML standard's: implied end tags for a few elements, void elements,
+// `</br>` and `</p>` with no open `<p>`, `/>` closing only inside <svg> and <math>.
 // Feeds (XML mode) and link-stream.ts's events keep htmlparser2's Parser (parse.ts).
 import type { TokenizerCallbacks } from 'htmlparser2';
 import type { HtmlDocument, HtmlElement, HtmlNode, HtmlText } from './parse.js';
